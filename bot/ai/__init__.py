@@ -1,0 +1,6 @@
+"""Computer players. Each sees only its own seat's view (``Game.view(seat)``)."""
+
+from bot.ai import pitch as _pitch  # noqa: F401  (registers the pitch levels)
+from bot.ai.base import Player, RandomPlayer, decide, levels, make_player
+
+__all__ = ["Player", "RandomPlayer", "decide", "levels", "make_player"]

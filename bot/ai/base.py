@@ -1,0 +1,63 @@
+"""The computer-player interface and the registry of levels per game family.
+
+A computer player decides from ``game.view(seat)`` and the seat's legal actions only, so it can
+never see another seat's hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from bot.engine import Action, Game
+
+
+class Player(Protocol):
+    """Anything that picks one of the legal actions from a seat's view."""
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
+
+
+class RandomPlayer:
+    """Picks a uniformly random legal action (the baseline every computer player must beat)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
+
+
+PlayerFactory = Callable[[int | None], Player]
+_LEVELS: dict[str, dict[str, PlayerFactory]] = {}
+
+
+def register_level(family: str, level: str, factory: PlayerFactory) -> None:
+    """Make ``level`` available for every variant of ``family``."""
+    _LEVELS.setdefault(family, {})[level] = factory
+
+
+def levels(family: str) -> list[str]:
+    """The computer levels available for a game family, weakest first (``random`` always exists)."""
+    return ["random", *_LEVELS.get(family, {})]
+
+
+def make_player(family: str, level: str = "basic", seed: int | None = None) -> Player:
+    """A computer player of ``level`` for ``family``; raises ``ValueError`` for an unknown level."""
+    if level == "random":
+        return RandomPlayer(seed)
+    factory = _LEVELS.get(family, {}).get(level)
+    if factory is None:
+        raise ValueError(
+            f"no computer level {level!r} for {family}; choose one of: {', '.join(levels(family))}"
+        )
+    return factory(seed)
+
+
+def decide(player: Player, game: Game, seat: int) -> Action:
+    """Ask ``player`` for ``seat``'s move, showing it only what that seat may see."""
+    legal = game.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    return player.choose(game.view(seat), legal)

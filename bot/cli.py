@@ -1,0 +1,170 @@
+"""Command line: ``tricknight`` / ``python -m bot`` runs the Discord bot; ``play`` runs a game in
+the terminal against computer players; ``simulate`` plays computer-only games."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from bot import render
+from bot.ai import decide, levels, make_player
+from bot.config import ConfigError, Settings
+from bot.engine import (
+    EngineError,
+    Game,
+    find_variant,
+    new_game,
+    parse_action,
+    parse_option_pairs,
+    variant_names,
+)
+from bot.simulate import simulate
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tricknight",
+        description="Trick Night: Pinochle and Pitch tables for Discord. "
+        "With no command, runs the Discord bot (needs DISCORD_TOKEN).",
+    )
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the Discord bot (the default)")
+
+    play = sub.add_parser("play", help="play one game in the terminal against computer players")
+    play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
+    play.add_argument("--players", type=int, help="number of players (you are seat 1)")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="house rule, e.g. --option target=21 --option smudge=on",
+    )
+    play.add_argument("--level", default="basic", help="computer level (basic or random)")
+    play.add_argument("--seed", type=int, help="seed for a repeatable game")
+
+    sim = sub.add_parser("simulate", help="play computer-only games and print the results")
+    sim.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--players", type=int)
+    sim.add_argument("--seats", help="comma-separated level per seat, e.g. basic,random,random")
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    sim.add_argument(
+        "--max-deals",
+        type=int,
+        default=1000,
+        help="stop a game after this many deals (random play can go on for ever)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            return play_command(args, sys.stdin, sys.stdout)
+        if args.command == "simulate":
+            return simulate_command(args)
+        return run_command()
+    except (UsageError, EngineError, ConfigError, ValueError) as err:
+        print(f"tricknight: {err}", file=sys.stderr)
+        return 2
+
+
+def run_command() -> int:
+    from dotenv import load_dotenv
+
+    load_dotenv()
+    settings = Settings.from_env()
+    if settings.token is None:
+        print(
+            "tricknight: DISCORD_TOKEN is not set: put it in a .env file here (copy .env.example) "
+            "or in the environment. To play without Discord: python -m bot play pitch",
+            file=sys.stderr,
+        )
+        return 2
+    from bot.app import run_bot
+
+    return run_bot(settings)
+
+
+def _game_from_args(args: argparse.Namespace) -> Game:
+    options = parse_option_pairs(args.option)
+    find_variant(args.variant)
+    return new_game(args.variant, players=args.players, options=options, seed=args.seed)
+
+
+def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    """One game in the terminal: you are seat 1, computers fill the other seats."""
+    game = _game_from_args(args)
+    family = type(game).family
+    if args.level not in levels(family):
+        raise UsageError(f"no computer level {args.level!r}; choose one of: {', '.join(levels(family))}")
+    names = ["You"] + [f"Computer {seat + 1}" for seat in range(1, game.players)]
+    bots = [make_player(family, args.level, game.seed + seat) for seat in range(game.players)]
+    out: Callable[[str], Any] = lambda text: print(text, file=stdout, flush=True)  # noqa: E731
+    out(
+        f"{game.title}: you are seat 1 against {game.players - 1} computer player(s). "
+        "Type a number or an action such as 'bid 2' or 'play 10H'; 'quit' to stop."
+    )
+    out(game.rules_text)
+    while not game.is_over:
+        seat = game.to_act[0]
+        if seat != 0:
+            events = game.apply(seat, decide(bots[seat], game, seat))
+        else:
+            view = game.view(0)
+            out("")
+            out(render.table_text(view, names))
+            out("Your hand: " + render.pretty_cards(view["hand"]))
+            for number, action in enumerate(view["legal"], 1):
+                out(f"  {number}. {render.action_label(view, action)}")
+            line = stdin.readline()
+            if not line or line.strip().lower() in {"quit", "q", "exit"}:
+                out("Game abandoned.")
+                return 0
+            choice = line.strip()
+            try:
+                if choice.isdigit():
+                    if not 1 <= int(choice) <= len(view["legal"]):
+                        out(f"Choose a number from 1 to {len(view['legal'])}.")
+                        continue
+                    choice = view["legal"][int(choice) - 1]
+                events = game.apply(0, parse_action(choice))
+            except EngineError as err:
+                out(f"Not allowed: {render.name_seats(str(err), names)}")
+                continue
+        view = game.public_view()
+        for event in events:
+            line_text = render.describe_event(event, view, names)
+            if line_text:
+                out(line_text)
+    return 0
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    seats = [level.strip() for level in args.seats.split(",")] if args.seats else None
+    family = find_variant(args.variant).family
+    for level in seats or []:
+        if level not in levels(family):
+            raise UsageError(f"no computer level {level!r}; choose from: {', '.join(levels(family))}")
+    result = simulate(
+        args.variant,
+        games=args.games,
+        seed=args.seed,
+        players=args.players,
+        seat_levels=seats,
+        options=parse_option_pairs(args.option),
+        max_deals=args.max_deals,
+    )
+    print(result.report())
+    return 0

@@ -1,0 +1,224 @@
+"""The game API shared by every front end: the Discord table, the terminal, computer players, tests.
+
+A variant is a small ``Game`` subclass registered under its name (``find_variant``). A game is
+deterministic given its variant, player count, options and seed: ``to_json`` stores exactly those
+plus the log of accepted actions, and ``from_json`` replays them.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self, TypeVar
+
+from bot.engine.actions import Action, parse_action
+from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
+from bot.engine.options import OptionSpec, resolve_options
+
+Event = dict[str, Any]
+"""What ``apply`` reports happened, JSON-able: ``{"type": "play", "seat": 1, "card": "10H"}``."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winning sides and seats, final scores per side, and why."""
+
+    winning_sides: tuple[int, ...]
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winning_sides": list(self.winning_sides),
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "reason": self.reason,
+        }
+
+
+class Game(ABC):
+    """One game (a match of deals) of one variant. Seats are numbered 0..players-1 clockwise."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    family: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    default_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    rules_text: ClassVar[str] = ""
+
+    def __init__(
+        self, players: int, options: Mapping[str, Any] | None = None, seed: int | None = None
+    ) -> None:
+        if players not in self.player_counts:
+            counts = ", ".join(str(n) for n in self.player_counts)
+            raise EngineError(f"{self.name} is played by {counts} players, not {players}")
+        self.players = players
+        self.options: dict[str, Any] = resolve_options(self.option_specs, options, self.name)
+        self.seed: int = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
+        self.log: list[tuple[int, Action]] = []
+        self.outcome: Outcome | None = None
+        self.sides: tuple[tuple[int, ...], ...] = self.make_sides()
+        self.side_of: tuple[int, ...] = tuple(
+            next(i for i, side in enumerate(self.sides) if seat in side) for seat in range(players)
+        )
+        self.start()
+
+    # ----- what a variant provides -------------------------------------------------------------
+    def make_sides(self) -> tuple[tuple[int, ...], ...]:
+        """The sides (teams) as tuples of seats; by default everyone plays alone."""
+        return tuple((seat,) for seat in range(self.players))
+
+    @abstractmethod
+    def start(self) -> None:
+        """Set up the first deal (called once by ``__init__``)."""
+
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats whose decision the game is waiting for (usually one; empty when over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (possibly non-empty for a seat not in ``to_act``)."""
+
+    @abstractmethod
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in words a player understands."""
+
+    @abstractmethod
+    def perform(self, seat: int, action: Action) -> list[Event]:
+        """Carry out an action already known to be legal and return what happened."""
+
+    @abstractmethod
+    def public_view(self) -> dict[str, Any]:
+        """Everything every seat (and every onlooker) may see, JSON-able."""
+
+    @abstractmethod
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """What only ``seat`` may see (its hand, buried cards, …), JSON-able."""
+
+    # ----- the shared API --------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def can_apply(self, seat: int, action: Action) -> bool:
+        """Whether ``seat`` may take ``action`` now."""
+        return 0 <= seat < self.players and action in self.legal_actions(seat)
+
+    def verify_action(self, seat: int, action: Action) -> None:
+        """Raise ``IllegalAction`` with a player-facing reason unless the action is legal."""
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
+        if self.outcome is not None:
+            raise IllegalAction("the game is over")
+        if action not in self.legal_actions(seat):
+            raise IllegalAction(self.explain_illegal(seat, action))
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Take ``action`` for ``seat``; raises ``IllegalAction`` (and changes nothing) if illegal."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        self.verify_action(seat, action)
+        self.log.append((seat, action))
+        return self.perform(seat, action)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: the public view, its private information and its legal actions."""
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
+        out = self.public_view()
+        out["seat"] = seat
+        out.update(self.private_view(seat))
+        out["legal"] = [str(action) for action in self.legal_actions(seat)]
+        return out
+
+    def deal_rng(self, deal_no: int) -> random.Random:
+        """The random source for one deal, derived from the seed (so copies need no RNG state)."""
+        return random.Random(f"{self.name}/{self.seed}/{deal_no}")
+
+    def copy(self) -> Self:
+        """A cheap independent copy (lists copied two levels deep; cards are immutable)."""
+        new = object.__new__(type(self))
+        state = {}
+        for key, value in self.__dict__.items():
+            if isinstance(value, list):
+                value = [item[:] if isinstance(item, list) else item for item in value]
+            elif isinstance(value, dict):
+                value = value.copy()
+            state[key] = value
+        new.__dict__.update(state)
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """Exactly what is needed to rebuild this game: variant, players, options, seed, log."""
+        return {
+            "variant": self.name,
+            "players": self.players,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "log": [[seat, str(action)] for seat, action in self.log],
+        }
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any]) -> Game:
+        """Rebuild a game from ``to_json`` output by replaying its log."""
+        try:
+            game = new_game(
+                record["variant"],
+                players=record["players"],
+                options=record["options"],
+                seed=record["seed"],
+            )
+            for seat, text in record["log"]:
+                game.apply(int(seat), text)
+        except (KeyError, TypeError) as err:
+            raise BadGameRecord(f"not a saved game: missing or bad field {err}") from None
+        except EngineError as err:
+            raise BadGameRecord(f"saved game does not replay: {err}") from None
+        return game
+
+    def side_name(self, side: int) -> str:
+        seats = self.sides[side]
+        if len(seats) == 1:
+            return f"seat {seats[0] + 1}"
+        return "seats " + " & ".join(str(seat + 1) for seat in seats)
+
+
+_REGISTRY: dict[str, type[Game]] = {}
+G = TypeVar("G", bound=type[Game])
+
+
+def register(cls: G) -> G:
+    """Class decorator adding a variant to the registry under ``cls.name``."""
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def find_variant(name: str) -> type[Game]:
+    """The variant class called ``name`` (case-insensitive); raises ``UnknownVariant``."""
+    found = _REGISTRY.get(name.strip().lower())
+    if found is None:
+        raise UnknownVariant(f"no variant {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}")
+    return found
+
+
+def variant_names() -> list[str]:
+    """Every registered variant name, sorted."""
+    return sorted(_REGISTRY)
+
+
+def new_game(
+    variant: str,
+    *,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+) -> Game:
+    """Start a game of ``variant`` (default player count unless given) with house-rule ``options``."""
+    cls = find_variant(variant)
+    return cls(cls.default_players if players is None else players, options, seed)

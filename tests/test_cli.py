@@ -1,0 +1,92 @@
+"""The command line: running without a token, the terminal table and simulate."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import build_parser, main, play_command
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(
+    *args: str, env: dict[str, str] | None = None, stdin: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TRICKNIGHT_"))}
+    full_env["PYTHONPATH"] = str(ROOT)
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=full_env,
+        cwd=cwd or ROOT,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_without_a_token_it_exits_nonzero_with_one_clear_line(tmp_path: Path) -> None:
+    result = run_cli(cwd=tmp_path)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+    assert "python -m bot play pitch" in lines[0]
+
+
+def test_bad_settings_are_named(tmp_path: Path) -> None:
+    result = run_cli(
+        cwd=tmp_path, env={"DISCORD_TOKEN": "secret-token-value", "TRICKNIGHT_SHARD_COUNT": "lots"}
+    )
+    assert result.returncode == 2
+    assert "TRICKNIGHT_SHARD_COUNT" in result.stderr
+    assert "secret-token-value" not in result.stderr + result.stdout
+
+
+def test_unknown_variant_and_option_exit_nonzero() -> None:
+    assert main(["play", "bridge"]) == 2
+    assert main(["play", "pitch", "--option", "target=12"]) == 2
+    assert main(["simulate", "pitch", "--games", "0"]) == 2
+    assert main(["simulate", "pitch", "--seats", "basic,genius,basic,basic"]) == 2
+
+
+def test_play_a_whole_game_in_the_terminal_choosing_the_first_option() -> None:
+    args = build_parser().parse_args(["play", "pitch", "--players", "3", "--seed", "5"])
+    out = io.StringIO()
+    assert play_command(args, io.StringIO("1\n" * 2000), out) == 0
+    text = out.getvalue()
+    assert "Game over:" in text
+    assert "Your hand:" in text and "  1. " in text
+
+
+def test_play_refuses_bad_input_and_goes_on() -> None:
+    args = build_parser().parse_args(["play", "pitch", "--players", "2", "--seed", "5"])
+    out = io.StringIO()
+    assert play_command(args, io.StringIO("99\nplay ZZ\nfly\nquit\n"), out) == 0
+    text = out.getvalue()
+    assert "Choose a number from 1 to" in text
+    assert "not a card" in text
+    assert "unknown action 'fly'" in text
+    assert "Game abandoned." in text
+
+
+def test_simulate_prints_wins_points_and_speed() -> None:
+    result = run_cli(
+        "simulate", "pitch", "--games", "20", "--seed", "3", "--players", "2", "--seats", "basic,random"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "basic (1 seat(s)): won" in result.stdout
+    assert "games/s" in result.stdout
+
+
+@pytest.mark.parametrize("variant", ["pitch", "pitch-partnership"])
+def test_simulate_runs_each_pitch_variant(variant: str) -> None:
+    assert main(["simulate", variant, "--games", "3"]) == 0
