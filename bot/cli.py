@@ -62,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=1000,
         help="stop a game after this many deals (random play can go on for ever)",
     )
+    meld = sub.add_parser("meld", help="count the meld in a pinochle hand")
+    meld.add_argument("variant", help="a pinochle variant, e.g. pinochle-4")
+    meld.add_argument("--trump", required=True, help="trump suit: S, H, D or C (or ♠ ♥ ♦ ♣)")
+    meld.add_argument("cards", nargs="+", help="the cards, e.g. AH 10H KH QH JH QS JD")
+    meld.add_argument("--json", action="store_true", help='print {"total": N, "melds": [...]}')
+    meld.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     return parser
 
 
@@ -72,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return play_command(args, sys.stdin, sys.stdout)
         if args.command == "simulate":
             return simulate_command(args)
+        if args.command == "meld":
+            return meld_command(args, sys.stdout)
         return run_command()
     except (UsageError, EngineError, ConfigError, ValueError) as err:
         print(f"tricknight: {err}", file=sys.stderr)
@@ -167,4 +175,24 @@ def simulate_command(args: argparse.Namespace) -> int:
         max_deals=args.max_deals,
     )
     print(result.report())
+    return 0
+
+
+def meld_command(args: argparse.Namespace, stdout: TextIO) -> int:
+    """Print every meld in the given cards (with the cards each uses) and the total."""
+    import json
+
+    from bot.engine.pinochle import meld_hand
+
+    result = meld_hand(args.variant, args.trump, args.cards, parse_option_pairs(args.option))
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False), file=stdout)
+        return 0
+    width = max([len(meld.name) for meld in result.melds] + [4])
+    for meld in result.melds:
+        cards = " ".join(card.pretty for card in meld.cards)
+        print(f"{meld.name:<{width}}  {meld.points:>5}  {cards}", file=stdout)
+    if not result.melds:
+        print("no meld", file=stdout)
+    print(f"{'total':<{width}}  {result.total:>5}", file=stdout)
     return 0

@@ -136,29 +136,61 @@ def scores_line(
     return ", ".join(parts)
 
 
-def table_text(view: dict[str, Any], names: Sequence[str]) -> str:
-    """A compact multi-line picture of the table as ``view`` shows it."""
-    lines = [
-        f"{view['title']} — deal {view['deal']}, dealer {names[view['dealer']]}, game to {view['target']}"
-    ]
-    if view["bids"]:
-        bids = ", ".join(f"{names[b['seat']]} {bid_text(view, b['amount'])}" for b in view["bids"])
-        lines.append(f"Bids: {bids}")
-    if view["trump"]:
-        lines.append(
-            f"Trump: {suit_name(view['trump'])}   Pitcher: {names[view['pitcher']]} "
-            f"for {bid_text(view, view['high_bid'])}"
+def trick_text(plays: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
+    return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays) or "—"
+
+
+def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str]]:
+    """The table as (heading, text) pairs, from the public view only."""
+    to_act = set(view["to_act"])
+    seat_lines = []
+    for seat, name in enumerate(names):
+        marks = []
+        if seat == view.get("dealer"):
+            marks.append("dealer")
+        if seat == view.get("pitcher"):
+            marks.append("pitcher")
+        sizes = view.get("hand_sizes")
+        cards = f" · {sizes[seat]} cards" if sizes and view["phase"] != "over" else ""
+        side = ""
+        if len(view["sides"][0]) > 1:
+            side = f" · team {'AB'[next(i for i, s in enumerate(view['sides']) if seat in s)]}"
+        arrow = "▶ " if seat in to_act else ""
+        extra = f" ({', '.join(marks)})" if marks else ""
+        seat_lines.append(f"{arrow}{seat + 1}. {name}{extra}{side}{cards}")
+    fields = [("Seats", "\n".join(seat_lines))]
+    if view.get("bids"):
+        fields.append(
+            ("Bids", ", ".join(f"{names[b['seat']]} {bid_text(view, b['amount'])}" for b in view["bids"]))
         )
-    if view["trick"]:
-        lines.append("Trick: " + ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in view["trick"]))
-    elif view["last_trick"]:
+    if view.get("trump"):
+        pitcher = view.get("pitcher")
+        by = f" — {names[pitcher]} bid {bid_text(view, view['high_bid'])}" if pitcher is not None else ""
+        fields.append(("Trump", suit_name(view["trump"]) + by))
+    if view.get("trick"):
+        fields.append(("Trick", trick_text(view["trick"], names)))
+    if view.get("last_trick"):
         last = view["last_trick"]
-        lines.append(
-            "Last trick: "
-            + ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in last["plays"])
-            + f" — taken by {names[last['winner']]}"
-        )
-    lines.append("Scores: " + scores_line(view, view["scores"], names))
-    if view["to_act"]:
-        lines.append("To act: " + ", ".join(names[seat] for seat in view["to_act"]))
+        fields.append(("Last trick", f"{trick_text(last['plays'], names)} → {names[last['winner']]}"))
+    target = f" (game to {view['target']})" if view.get("target") else ""
+    fields.append((f"Scores{target}", scores_line(view, view["scores"], names)))
+    return fields
+
+
+def status_text(view: dict[str, Any], names: Sequence[str]) -> str:
+    if view.get("outcome"):
+        winners = " & ".join(names[seat] for seat in view["outcome"]["winners"])
+        return f"Game over — {winners} won ({name_seats(view['outcome']['reason'], names)})."
+    waiting = ", ".join(names[seat] for seat in view["to_act"])
+    doing = "bid" if view["phase"] == "bidding" else "play"
+    return f"Deal {view['deal']}: waiting for {waiting} to {doing}."
+
+
+def table_text(view: dict[str, Any], names: Sequence[str]) -> str:
+    """A compact multi-line picture of the table as ``view`` shows it (the terminal table)."""
+    lines = [f"{view['title']} — deal {view['deal']}"]
+    lines.extend(
+        f"{head}: {text}" if "\n" not in text else f"{head}:\n{text}"
+        for head, text in table_fields(view, names)
+    )
     return "\n".join(lines)

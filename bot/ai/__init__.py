@@ -1,5 +1,7 @@
 """Computer players. Each sees only its own seat's view (``Game.view(seat)``)."""
 
+from bot.ai import double_deck as _double_deck  # noqa: F401  (registers the double-deck levels)
+from bot.ai import pinochle as _pinochle  # noqa: F401  (registers the pinochle levels)
 from bot.ai import pitch as _pitch  # noqa: F401  (registers the pitch levels)
 from bot.ai.base import Player, RandomPlayer, decide, levels, make_player
 

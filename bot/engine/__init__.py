@@ -6,6 +6,7 @@
 >>> events = game.apply(seat, game.legal_actions(seat)[0])
 """
 
+from bot.engine import pinochle as _pinochle  # noqa: F401  (registers the pinochle variants)
 from bot.engine import pitch as _pitch  # noqa: F401  (registers the pitch variants)
 from bot.engine.actions import PASS, Action, Kind, bid, parse_action, play
 from bot.engine.cards import ALL_CARDS, Card, Rank, Suit, cards_text, make_deck, parse_cards

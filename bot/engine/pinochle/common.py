@@ -1,0 +1,514 @@
+"""What every pinochle variant shares: the pack, rank order, counters, rounding, the trick machinery
+and follow rules, the match target (1000, then 1250, 1500, … when several sides pass it), declaring
+out, and a cached ``legal_actions`` (computer players simulate many deals).
+
+Spec: ``shared/rules/pinochle.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from bot.engine.actions import Action, Kind, parse_action, play
+from bot.engine.cards import Card, Rank, Suit, make_deck
+from bot.engine.errors import BadOption, IllegalAction
+from bot.engine.game import Event, Game, Outcome
+from bot.engine.meld import MeldResult, MeldTable, canonical_cards
+from bot.engine.options import OptionSpec
+
+RANKS_48: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
+RANKS_64: tuple[Rank, ...] = (*RANKS_48, Rank.EIGHT, Rank.SEVEN)
+RANK_STRENGTH: dict[Rank, int] = {rank: 8 - i for i, rank in enumerate(RANKS_64)}  # A 8 ... 7 1
+STRENGTH: dict[Card, int] = {Card(suit, rank): RANK_STRENGTH[rank] for suit in Suit for rank in RANKS_64}
+"""Rank order A 10 K Q J 9 (8 7) by card (higher wins)."""
+SORT_KEY: dict[Card, int] = {card: card.suit.index * 16 - STRENGTH[card] for card in STRENGTH}
+LAST_TRICK = 10
+
+COUNTING: dict[str, dict[Rank, int]] = {
+    "standard": {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2},
+    "tens-fives": {Rank.ACE: 10, Rank.TEN: 10, Rank.KING: 5, Rank.QUEEN: 5},
+    "tens": {Rank.ACE: 10, Rank.TEN: 10, Rank.KING: 10},
+}
+POINTS: dict[str, dict[Card, int]] = {
+    name: {card: values.get(card.rank, 0) for card in STRENGTH} for name, values in COUNTING.items()
+}
+"""Counter value per card for each counting option."""
+
+_MELD = Kind.MELD
+_PLAY = Kind.PLAY
+SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(Suit)}
+_DECLARE = Kind.DECLARE_OUT
+DECLARE_OUT = Action(Kind.DECLARE_OUT)
+CONCEDE = Action(Kind.CONCEDE)
+PASS = Action(Kind.PASS)
+PLAY_OF: dict[Card, Action] = {card: play(card) for card in STRENGTH}
+"""The interned ``play`` action of every pinochle card."""
+_TRUMPS: dict[Suit, Action] = {suit: Action(Kind.TRUMP, suit=suit) for suit in Suit}
+_BIDS: dict[int, Action] = {}
+_SINGLE: dict[tuple[Kind, Card], Action] = {}
+
+MATCH_OPTION = OptionSpec(
+    "match",
+    1000,
+    "Game target (raised by 250 whenever several sides pass it in one deal), or one deal only",
+    (1000, "deal"),
+)
+COUNT_OPTION = OptionSpec(
+    "count",
+    "standard",
+    "Counters: standard A11 10:10 K4 Q3 J2; tens-fives A,10=10 K,Q=5; tens A,10,K=10",
+    ("standard", "tens-fives", "tens"),
+)
+
+
+def trump_action(suit: Suit) -> Action:
+    return _TRUMPS[suit]
+
+
+def bid_action(amount: int) -> Action:
+    """The (interned) bid of ``amount``."""
+    action = _BIDS.get(amount)
+    if action is None:
+        action = _BIDS[amount] = Action(Kind.BID, amount=amount)
+    return action
+
+
+def card_action(kind: Kind, card: Card) -> Action:
+    """The (interned) one-card action ``kind card`` (``bury 9H``, ``give AS``, ``exchange 9H``)."""
+    if kind is Kind.PLAY:
+        return play(card)
+    action = _SINGLE.get((kind, card))
+    if action is None:
+        action = _SINGLE[(kind, card)] = Action(kind, cards=(card,))
+    return action
+
+
+def round_counters(points: int) -> int:
+    """Counters rounded to tens: a units digit of 7 or more rounds up (87 → 90), else dropped."""
+    units = points % 10
+    return points - units + (10 if units >= 7 else 0)
+
+
+def sort_cards(cards: list[Card]) -> list[Card]:
+    """Cards grouped by suit (♠ ♥ ♦ ♣), highest first within a suit."""
+    return sorted(cards, key=SORT_KEY.__getitem__)
+
+
+def codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
+    return [card.code for card in cards]
+
+
+def suit_word(suit: Suit) -> str:
+    """``heart`` for hearts (for "you hold a heart")."""
+    return suit.label[:-1].lower()
+
+
+def meld_json(seat: int, result: MeldResult, extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    melds = [meld.to_json() for meld in result.melds]
+    total = result.total
+    for item in extra or []:
+        melds.append(item)
+        total += item["points"]
+    return {"seat": seat, "melds": melds, "total": total}
+
+
+class PinochleGame(Game):
+    """The shared machinery of every pinochle variant (the trick, follow rules and match logic)."""
+
+    family: ClassVar[str] = "pinochle"
+    meld_table: ClassVar[MeldTable]
+    ranks: ClassVar[tuple[Rank, ...]] = RANKS_48
+    copies: ClassVar[int] = 2
+
+    trump: Suit | None
+    hands: list[list[Card]]
+    phase: str
+    turn: int
+
+    @classmethod
+    def meld_table_for(cls, options: Mapping[str, Any]) -> MeldTable:
+        """The meld table this variant uses with ``options`` (resolved)."""
+        return cls.meld_table
+
+    @classmethod
+    def pack_for(cls, options: Mapping[str, Any]) -> tuple[tuple[Rank, ...], int]:
+        """The ranks in the pack and the copies of each card, with ``options`` (resolved)."""
+        return cls.ranks, cls.copies
+
+    # ----- set-up ---------------------------------------------------------------------------
+    def start(self) -> None:
+        self._legal: list[Action] | None = None
+        self._legal_seat = -1
+        self.check_options()
+        self.points: dict[Card, int] = POINTS[self.options.get("count", "standard")]
+        self.scores: list[int] = [0] * len(self.sides)
+        self.deal_no = 0
+        self.target: int | None = None if self.options.get("match") == "deal" else 1000
+        self.dealer = -1  # drawn from the first deal's random source (``new_deck``)
+        self.last_deal: dict[str, Any] | None = None
+        self.history: list[dict[str, Any]] = []
+        self.acting: tuple[int, ...] = ()
+        self.can_declare = self.declaring_out_allowed() and self.target is not None
+        self.deal_cards()
+
+    def check_options(self) -> None:
+        """Refuse option combinations that make no sense (``BadOption``)."""
+
+    def new_deck(self) -> list[Card]:
+        """The pack shuffled for this deal by ``deal_rng`` (which also picks the first dealer)."""
+        ranks, copies = self.pack_for(self.options)
+        deck = make_deck(ranks, copies)
+        rand = self.deal_rng(self.deal_no).random
+        if self.dealer < 0:
+            self.dealer = int(rand() * self.players)
+        order = range(len(deck))
+        keys = [rand() for _ in order]
+        return [deck[i] for i in sorted(order, key=keys.__getitem__)]
+
+    def deal_cards(self) -> list[Event]:
+        """Shuffle and deal the next deal; return what happened at once (e.g. meld shown)."""
+        raise NotImplementedError
+
+    def reset_trick_state(self, leader: int) -> None:
+        self.trick: list[tuple[int, Card]] = []
+        self.leader = leader
+        self.turn = leader
+        self.acting = (leader,)
+        self.win_seat = -1
+        self.win_card: Card | None = None
+        self.last_trick: tuple[list[tuple[int, Card]], int] | None = None
+        self.tricks: list[tuple[list[tuple[int, Card]], int]] = []
+        self.taken: list[int] = [0] * len(self.sides)
+        self.tricks_won: list[int] = [0] * len(self.sides)
+        self.last_trick_side = -1
+
+    # ----- the cached legal actions ---------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return self.acting
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._legal is None or self._legal_seat != seat:
+            self._legal = self.compute_legal(seat) if self.outcome is None else []
+            self._legal_seat = seat
+        return self._legal[:]
+
+    def compute_legal(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def invalidate(self) -> None:
+        """Forget the cached legal actions (after changing the state other than by ``apply``)."""
+        self._legal = None
+
+    def verify_action(self, seat: int, action: Action) -> None:
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
+        if self.outcome is not None:
+            raise IllegalAction("the game is over")
+        legal = self._legal
+        if legal is None or self._legal_seat != seat:
+            self.legal_actions(seat)
+            legal = self._legal
+            assert legal is not None
+        for candidate in legal:
+            if candidate is action:
+                return
+        if action not in legal:
+            raise IllegalAction(self.explain_illegal(seat, action))
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """``Game.apply`` (meld cards may be named in any order), with a fast path for speed."""
+        legal = self._legal
+        if legal is not None and seat == self._legal_seat:
+            # Fast path: the very action object just listed by ``legal_actions`` (interned).
+            for candidate in legal:
+                if candidate is action:
+                    self.log.append((seat, action))
+                    self._legal = None
+                    if action.kind is _PLAY:
+                        return self.play_card(seat, action.cards[0])
+                    if action is DECLARE_OUT:
+                        return self.declare_out(seat)
+                    return self.act(seat, action)
+        if action.__class__ is not Action:
+            if isinstance(action, str):
+                action = parse_action(action)
+            assert isinstance(action, Action)
+        if action.kind is _MELD and len(action.cards) > 1:
+            action = Action(Kind.MELD, cards=canonical_cards(action.cards))
+        self.verify_action(seat, action)
+        self.log.append((seat, action))
+        self._legal = None
+        if action.kind is _DECLARE:
+            return self.declare_out(seat)
+        return self.act(seat, action)
+
+    def perform(self, seat: int, action: Action) -> list[Event]:
+        self._legal = None
+        if action.kind is Kind.DECLARE_OUT:
+            return self.declare_out(seat)
+        return self.act(seat, action)
+
+    def act(self, seat: int, action: Action) -> list[Event]:
+        raise NotImplementedError
+
+    # ----- tricks ---------------------------------------------------------------------------
+    def strict_playable(self, hand: list[Card]) -> list[Card]:
+        """The follow rules of the playoff and the 3+ player games: follow suit; on a trump lead
+        beat the best trump if able; void in the led suit, trump if able (no duty to over-trump a
+        plain trick already trumped); otherwise anything."""
+        trick = self.trick
+        if not trick:
+            return hand
+        led = trick[0][1].suit
+        trump = self.trump
+        follow = []
+        trumps = []
+        for card in hand:
+            suit = card.suit
+            if suit is led:
+                follow.append(card)
+            elif suit is trump:
+                trumps.append(card)
+        if follow:
+            if led is trump:
+                best = STRENGTH[self.win_card]  # type: ignore[index]
+                higher = [card for card in follow if STRENGTH[card] > best]
+                return higher or follow
+            return follow
+        return trumps or hand
+
+    def start_strict_play(self) -> None:
+        """Index every hand by suit for the strict follow rules (kept in step by ``play_card``).
+
+        ``by_suit[seat * 4 + suit index]`` is that seat's cards of that suit, highest first (a flat
+        list of lists, so ``Game.copy`` copies it fully)."""
+        by_suit: list[list[Card]] = []
+        for hand in self.hands:
+            hand.sort(key=SORT_KEY.__getitem__)
+            suits: list[list[Card]] = [[], [], [], []]
+            for card in hand:
+                suits[SUIT_INDEX[card.suit]].append(card)
+            by_suit.extend(suits)
+        self.by_suit = by_suit
+
+    def strict_play_actions(self, seat: int) -> list[Action]:
+        """``strict_playable`` as ``play`` actions without repeats, from the suit index (fast path).
+
+        Hands are sorted by suit, highest first, so each suit list is in falling order and
+        identical cards are neighbours."""
+        out: list[Action] = []
+        trick = self.trick
+        play_of = PLAY_OF
+        prev: Card | None = None
+        if not trick:
+            cards = self.hands[seat]
+        else:
+            led = trick[0][1].suit
+            base = seat * 4
+            cards = self.by_suit[base + SUIT_INDEX[led]]
+            if cards:
+                if led is self.trump:
+                    best = STRENGTH[self.win_card]  # type: ignore[index]
+                    for card in cards:
+                        if STRENGTH[card] <= best:
+                            break
+                        if card is not prev:
+                            out.append(play_of[card])
+                            prev = card
+                    if out:
+                        return out
+            else:
+                cards = self.by_suit[base + SUIT_INDEX[self.trump]] or self.hands[seat]  # type: ignore[index]
+        for card in cards:
+            if card is not prev:
+                out.append(play_of[card])
+                prev = card
+        return out
+
+    def play_actions(self, cards: list[Card]) -> list[Action]:
+        """``play`` actions for ``cards`` without repeats (identical copies play the same)."""
+        seen: set[Card] = set()
+        out: list[Action] = []
+        for card in cards:
+            if card not in seen:
+                seen.add(card)
+                out.append(PLAY_OF[card])
+        return out
+
+    def explain_play(self, seat: int, card: Card, hand: list[Card]) -> str:
+        """Why ``card`` may not be played under the strict follow rules."""
+        if card not in hand:
+            return f"You do not hold {card.pretty}."
+        led = self.trick[0][1].suit
+        trump = self.trump
+        assert trump is not None
+        if card.suit is not led and any(c.suit is led for c in hand):
+            return f"You must follow suit: you hold a {suit_word(led)}."
+        if led is trump and card.suit is trump:
+            assert self.win_card is not None
+            return f"Trump was led: you must beat {self.win_card.pretty} when you can, and you can."
+        if card.suit is not trump and any(c.suit is trump for c in hand):
+            return f"You have no {suit_word(led)}: you must play a trump ({trump.symbol})."
+        return f"You may not play {card.pretty} now."
+
+    def play_card(self, seat: int, card: Card) -> list[Event]:
+        """Play ``card`` (known to be legal) from ``seat``'s hand to the trick (strict phases)."""
+        self.hands[seat].remove(card)
+        self.by_suit[seat * 4 + SUIT_INDEX[card.suit]].remove(card)
+        return self.add_to_trick(seat, card)
+
+    def add_to_trick(self, seat: int, card: Card) -> list[Event]:
+        """Put ``card`` on the trick; when the trick is complete, give it to its winner."""
+        trick = self.trick
+        trick.append((seat, card))
+        win = self.win_card
+        if win is None:
+            self.win_seat = seat
+            self.win_card = card
+        else:
+            suit = card.suit
+            if suit is win.suit:
+                if STRENGTH[card] > STRENGTH[win]:
+                    self.win_seat = seat
+                    self.win_card = card
+            elif suit is self.trump:
+                self.win_seat = seat
+                self.win_card = card
+        event: Event = {"type": "play", "seat": seat, "card": card.code}
+        players = self.players
+        if len(trick) < players:
+            seat += 1
+            if seat == players:
+                seat = 0
+            self.turn = seat
+            self.acting = (seat,)
+            return [event]
+        winner = self.win_seat
+        side = self.side_of[winner]
+        points = self.points
+        value = 0
+        for _, played in trick:
+            value += points[played]
+        self.taken[side] += value
+        self.tricks_won[side] += 1
+        self.last_trick = (trick, winner)
+        self.tricks.append((trick, winner))
+        self.trick = []
+        self.win_card = None
+        self.leader = self.turn = winner
+        self.acting = (winner,)
+        events: list[Event] = [
+            event,
+            {"type": "trick", "winner": winner, "cards": [c.code for _, c in trick], "points": value},
+        ]
+        more = self.after_trick(winner, value)
+        return events + more if more else events
+
+    def after_trick(self, winner: int, value: int) -> list[Event]:
+        raise NotImplementedError
+
+    # ----- the match ------------------------------------------------------------------------
+    def finish(self, outcome: Outcome) -> list[Event]:
+        self.outcome = outcome
+        self.phase = "over"
+        self.acting = ()
+        self._legal = None
+        return [{"type": "game_over", **outcome.to_json()}]
+
+    def win(self, sides: list[int] | tuple[int, ...], reason: str) -> Outcome:
+        winners = tuple(seat for side in sides for seat in self.sides[side])
+        return Outcome(tuple(sides), tuple(sorted(winners)), tuple(self.scores), reason)
+
+    def check_target(self) -> Outcome | None:
+        """After a deal: one side at the target wins; several raise it by 250 (and play goes on)."""
+        if self.target is None:
+            best = max(self.scores)
+            tops = [side for side, score in enumerate(self.scores) if score == best]
+            return self.win(tops, "highest score after the single deal")
+        target = self.target
+        reached = [side for side, score in enumerate(self.scores) if score >= target]
+        if len(reached) == 1:
+            return self.win(reached, f"{self.side_name(reached[0])} reached {target}")
+        if len(reached) > 1:
+            while sum(1 for score in self.scores if score >= self.target) > 1:
+                self.target += 250
+        return None
+
+    def may_declare_out(self) -> bool:
+        return self.can_declare and self.phase in self.play_phases()
+
+    def declaring_out_allowed(self) -> bool:
+        """Whether the variant (with its options) allows declaring out at all."""
+        return True
+
+    def play_phases(self) -> tuple[str, ...]:
+        return ("play",)
+
+    def declared_total(self, side: int) -> int:
+        """What ``side`` would have on declaring out now (score + counters so far, rounded)."""
+        return self.scores[side] + round_counters(self.taken[side])
+
+    def declare_out(self, seat: int) -> list[Event]:
+        """Play stops; the declarer's side wins if its total reaches the target, else it loses."""
+        side = self.side_of[seat]
+        total = self.declared_total(side)
+        target = self.target
+        assert target is not None
+        events: list[Event] = [{"type": "declare_out", "seat": seat, "total": total, "target": target}]
+        self.scores[side] = total
+        if total >= target:
+            return events + self.finish(
+                self.win([side], f"{self.side_name(side)} declared out with {total} (target {target})")
+            )
+        others = [s for s in range(len(self.sides)) if s != side]
+        best = max(self.scores[s] for s in others)
+        winners = [s for s in others if self.scores[s] == best]
+        return events + self.finish(
+            self.win(winners, f"{self.side_name(side)} declared out with only {total} of {target}, and loses")
+        )
+
+    # ----- views ----------------------------------------------------------------------------
+    def trick_view(self) -> dict[str, Any]:
+        def plays(trick: list[tuple[int, Card]]) -> list[dict[str, Any]]:
+            return [{"seat": seat, "card": card.code} for seat, card in trick]
+
+        return {
+            "trick": plays(self.trick),
+            "leader": self.leader if self.phase in self.play_phases() else None,
+            "last_trick": (
+                {"plays": plays(self.last_trick[0]), "winner": self.last_trick[1]}
+                if self.last_trick
+                else None
+            ),
+            "tricks": [{"plays": plays(t), "winner": w} for t, w in self.tricks],
+            "tricks_won": self.tricks_won[:],
+            "counters": self.taken[:],
+        }
+
+    def base_view(self) -> dict[str, Any]:
+        return {
+            "variant": self.name,
+            "title": self.title,
+            "family": self.family,
+            "players": self.players,
+            "sides": [list(side) for side in self.sides],
+            "options": dict(self.options),
+            "phase": self.phase,
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "to_act": list(self.to_act),
+            "trump": self.trump.value if self.trump else None,
+            "scores": self.scores[:],
+            "target": self.target,
+            "match": "deal" if self.target is None else "game",
+            "declare_out": self.may_declare_out() and self.outcome is None,
+            "last_deal": self.last_deal,
+            "history": [dict(item) for item in self.history],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+
+def bad_option(message: str) -> BadOption:
+    return BadOption(message)

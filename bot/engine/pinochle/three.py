@@ -1,0 +1,397 @@
+"""Three-hand auction pinochle (§5 of ``shared/rules/pinochle.md``): the widow, bidding from 300
+with the dealer forced to 250, burying, and settlement in chips with the kitty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.actions import Action, Kind
+from bot.engine.cards import Card, Suit
+from bot.engine.game import Event, Outcome, register
+from bot.engine.meld import SINGLE_DECK, MeldResult, count_meld
+from bot.engine.options import OptionSpec
+from bot.engine.pinochle.common import (
+    CONCEDE,
+    LAST_TRICK,
+    PASS,
+    SORT_KEY,
+    PinochleGame,
+    bid_action,
+    card_action,
+    codes,
+    meld_json,
+    trump_action,
+)
+
+HAND_SIZE = 15
+WIDOW = 3
+MIN_BID = 300
+FORCED_BID = 250
+MAX_BID = 800
+BID_STEP = 10
+CHIP_TABLES: dict[str, tuple[int, ...]] = {
+    "3-5-10-15-20-25-30": (3, 5, 10, 15, 20, 25, 30),
+    "3-5-10-20-40-80-160": (3, 5, 10, 20, 40, 80, 160),
+    "1-2-4-6-8-10-12": (1, 2, 4, 6, 8, 10, 12),
+}
+SUIT_FACTOR = {Suit.SPADES: 2, Suit.HEARTS: 3}
+
+
+def chip_value(bid: int, table: tuple[int, ...]) -> int:
+    """Chips for a bid: 300–349 the first value, 350–399 the second, …, 600 and more the last
+    (the forced 250 counts as the first band [gap])."""
+    band = max(0, min(len(table) - 1, (bid - MIN_BID) // 50))
+    return table[band]
+
+
+@register
+class ThreeHand(PinochleGame):
+    """Three-hand auction pinochle with a widow and chip settlement."""
+
+    name = "pinochle-3"
+    title = "Three-Hand Auction Pinochle"
+    player_counts = (3,)
+    default_players = 3
+    meld_table = SINGLE_DECK
+    option_specs = (
+        OptionSpec("deals", 6, "Deals in the session (the most chips wins)", (1, 3, 6, 9, 12)),
+        OptionSpec(
+            "chips",
+            "3-5-10-15-20-25-30",
+            "Chips per bid band (300, 350, 400, 450, 500, 550, 600+)",
+            tuple(CHIP_TABLES),
+        ),
+        OptionSpec("suit-bonus", False, "Spades trump pays double, hearts triple"),
+        OptionSpec("set-single", False, "A set costs 1x the chips and a concession 1/2 (rounded up)"),
+    )
+    rules_text = (
+        "Three-Hand Auction Pinochle: 48 cards (A 10 K Q J 9 twice per suit), 15 each and 3 face "
+        "down to the widow. Bidding from the dealer's left: at least 300, in steps of 10 [gap] up to "
+        "800 [gap]; a pass is final. If all pass, the dealer is forced to 250 and may concede without "
+        "looking at the widow, paying 1 chip to the kitty ('concede'), or play it ('bid 250').\n"
+        "The bidder turns up the widow and takes it, names trump and melds (only the bidder melds: "
+        "flush 150, royal marriage 40, marriage 20, dix 10, 100 aces, 80 kings, 60 queens, 40 jacks, "
+        "pinochle 40, double pinochle 300; a card in melds of different classes but one meld per "
+        "class, a flush contains its royal marriage). Then the bidder buries 3 cards not used in the "
+        "meld [gap: a meld card only when every other card is buried, and that meld is then lost], "
+        "one at a time ('bury 9C').\n"
+        "Play: the bidder leads [gap]. Follow suit; on a trump lead beat the best trump if you can; "
+        "with no card of the led suit trump if you can (no duty to over-trump); otherwise any card. "
+        "Counters A 11, 10 10, K 4, Q 3, J 2, last trick 10, not rounded [gap]; buried cards count "
+        "for the bidder.\n"
+        "Settlement: meld + counters reaching the bid wins the chips of the bid from each opponent "
+        "and from the kitty (an imaginary player that only pays and is paid); otherwise the bidder "
+        "pays each of them double. After seeing the widow (until the first lead) the bidder may "
+        "concede and pay single. Chips: 300–349 3, 350–399 5, 400–449 10, 450–499 15, 500–549 20, "
+        "550–599 25, 600+ 30 (the forced 250 as 300 [gap]); options chips=3-5-10-20-40-80-160 or "
+        "chips=1-2-4-6-8-10-12, suit-bonus (spades pay double, hearts triple), set-single (a set "
+        "costs single, a concession half, rounded up [gap]; a concession before trump is named pays "
+        "no suit bonus [gap]). The session is a number of deals (option deals, default 6 [gap]); "
+        "the most chips wins, equal balances share the win; the kitty's balance is only shown."
+    )
+
+    def declaring_out_allowed(self) -> bool:
+        return False
+
+    def start(self) -> None:
+        self.kitty = 0
+        super().start()
+        self.target = None
+
+    def deals_in_session(self) -> int:
+        return int(self.options["deals"])
+
+    # ----- the deal -------------------------------------------------------------------------
+    def deal_cards(self) -> list[Event]:
+        self.deal_no += 1
+        deck = self.new_deck()
+        hands: list[list[Card]] = [[], [], []]
+        for k in range(3):
+            seat = (self.dealer + 1 + k) % 3
+            hands[seat] = sorted(deck[k * HAND_SIZE : (k + 1) * HAND_SIZE], key=SORT_KEY.__getitem__)
+        self.hands = hands
+        self.widow: list[Card] = deck[3 * HAND_SIZE :]
+        self.widow_shown = False
+        self.trump = None
+        self.bids: list[tuple[int, int | None]] = []
+        self.passed = [False, False, False]
+        self.high_bid = 0
+        self.bidder: int | None = None
+        self.forced = False
+        self.meld: MeldResult | None = None
+        self.meld_used: list[Card] = []
+        self.buried: list[Card] = []
+        self.conceded: str | None = None
+        self.reset_trick_state((self.dealer + 1) % 3)
+        self.phase = "bidding"
+        return []
+
+    def set_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.acting = (seat,)
+
+    # ----- legal actions --------------------------------------------------------------------
+    def compute_legal(self, seat: int) -> list[Action]:
+        if seat != self.turn or not self.acting:
+            return []
+        phase = self.phase
+        if phase == "play":
+            return self.strict_play_actions(seat)
+        if phase == "bidding":
+            floor = self.high_bid + BID_STEP if self.high_bid else MIN_BID
+            return [PASS, *(bid_action(n) for n in range(floor, MAX_BID + 1, BID_STEP))]
+        if phase == "forced":
+            return [bid_action(FORCED_BID), CONCEDE]
+        if phase == "trump":
+            return [*(trump_action(suit) for suit in Suit), CONCEDE]
+        if phase == "bury":
+            out = []
+            prev = None
+            for card in self.buryable(seat):
+                if card is not prev:
+                    out.append(card_action(Kind.BURY, card))
+                    prev = card
+            out.append(CONCEDE)
+            return out
+        return []
+
+    def buryable(self, seat: int) -> list[Card]:
+        """Cards not used in the meld (all cards once only meld cards are left)."""
+        hand = self.hands[seat]
+        spare = hand[:]
+        for card in self.meld_used:
+            if card in spare:
+                spare.remove(card)
+        return spare or hand
+
+    # ----- actions --------------------------------------------------------------------------
+    def act(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        if kind is Kind.PLAY:
+            return self.play_card(seat, action.cards[0])
+        phase = self.phase
+        if kind is Kind.CONCEDE:
+            return self.concede(seat)
+        if phase == "bidding":
+            return self.take_bid(seat, action.amount if kind is Kind.BID else None)
+        if phase == "forced":
+            return self.take_widow(seat)
+        if kind is Kind.TRUMP:
+            assert action.suit is not None
+            return self.name_trump(seat, action.suit)
+        return self.bury(seat, action.cards[0])
+
+    def take_bid(self, seat: int, amount: int | None) -> list[Event]:
+        self.bids.append((seat, amount))
+        events: list[Event] = [{"type": "bid", "seat": seat, "amount": amount}]
+        if amount is None:
+            self.passed[seat] = True
+        else:
+            self.high_bid = amount
+            self.bidder = seat
+        live = [s for s in range(3) if not self.passed[s]]
+        if not live:
+            self.bidder = self.dealer
+            self.high_bid = FORCED_BID
+            self.forced = True
+            self.phase = "forced"
+            self.set_turn(self.dealer)
+            events.append({"type": "forced_bid", "seat": self.dealer, "bid": FORCED_BID})
+            return events
+        if len(live) == 1 and self.bidder == live[0]:
+            events.append({"type": "bidder", "seat": live[0], "bid": self.high_bid})
+            return events + self.take_widow(live[0])
+        nxt = seat
+        for _ in range(3):
+            nxt = (nxt + 1) % 3
+            if not self.passed[nxt]:
+                break
+        self.set_turn(nxt)
+        return events
+
+    def take_widow(self, seat: int) -> list[Event]:
+        self.widow_shown = True
+        self.hands[seat].extend(self.widow)
+        self.hands[seat].sort(key=SORT_KEY.__getitem__)
+        self.phase = "trump"
+        self.set_turn(seat)
+        return [{"type": "widow", "seat": seat, "cards": codes(self.widow)}]
+
+    def name_trump(self, seat: int, suit: Suit) -> list[Event]:
+        self.trump = suit
+        self.meld = count_meld(self.hands[seat], suit, self.meld_table)
+        self.meld_used = self.meld.used_cards()
+        self.phase = "bury"
+        return [
+            {"type": "trump", "seat": seat, "suit": suit.value},
+            {"type": "meld_shown", **meld_json(seat, self.meld)},
+        ]
+
+    def bury(self, seat: int, card: Card) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.buried.append(card)
+        events: list[Event] = [{"type": "bury", "seat": seat, "count": len(self.buried)}]
+        if len(self.buried) < WIDOW:
+            return events
+        trump = self.trump
+        assert trump is not None and self.meld is not None
+        kept = count_meld(self.hands[seat], trump, self.meld_table)
+        if kept.total != self.meld.total:
+            self.meld = kept
+            events.append({"type": "meld_shown", **meld_json(seat, kept)})
+        self.phase = "play"
+        self.start_strict_play()
+        self.leader = seat
+        self.set_turn(seat)
+        return events
+
+    def concede(self, seat: int) -> list[Event]:
+        self.conceded = "forced" if self.phase == "forced" else "widow"
+        return self.settle()
+
+    def after_trick(self, winner: int, value: int) -> list[Event]:
+        if self.hands[winner]:
+            return []
+        self.taken[winner] += LAST_TRICK
+        self.last_trick_side = winner
+        return self.settle()
+
+    # ----- settlement -----------------------------------------------------------------------
+    def bidder_points(self) -> tuple[int, int]:
+        """The bidder's meld and counters (tricks plus buried cards)."""
+        assert self.bidder is not None
+        meld = self.meld.total if self.meld is not None else 0
+        buried = sum(self.points[card] for card in self.buried)
+        return meld, self.taken[self.bidder] + buried
+
+    def settle(self) -> list[Event]:
+        bidder = self.bidder
+        assert bidder is not None
+        table = CHIP_TABLES[self.options["chips"]]
+        value = chip_value(self.high_bid, table)
+        if self.options["suit-bonus"] and self.trump is not None:
+            value *= SUIT_FACTOR.get(self.trump, 1)
+        single = bool(self.options["set-single"])
+        meld, counters = self.bidder_points()
+        changes = [0, 0, 0]
+        kitty = 0
+        made: bool | None = None
+        if self.conceded == "forced":
+            kitty, changes[bidder] = 1, -1
+        else:
+            if self.conceded == "widow":
+                each = -((-value) // 2) if single else value
+                sign = -1
+            else:
+                made = meld + counters >= self.high_bid
+                each = value if made or single else 2 * value
+                sign = 1 if made else -1
+            for seat in range(3):
+                if seat != bidder:
+                    changes[seat] = -sign * each
+            kitty = -sign * each
+            changes[bidder] = sign * each * 3
+        for seat in range(3):
+            self.scores[seat] += changes[seat]
+        self.kitty += kitty
+        summary: dict[str, Any] = {
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "bidder": bidder,
+            "bid": self.high_bid,
+            "forced": self.forced,
+            "trump": self.trump.value if self.trump else None,
+            "conceded": self.conceded,
+            "meld": meld if self.conceded is None else None,
+            "counters": counters if self.conceded is None else None,
+            "trick_counters": self.taken[:] if self.conceded is None else None,
+            "buried_counters": counters - self.taken[bidder] if self.conceded is None else None,
+            "made": made,
+            "chips": value,
+            "changes": changes,
+            "kitty_change": kitty,
+            "scores": self.scores[:],
+            "kitty": self.kitty,
+        }
+        self.last_deal = summary
+        self.history.append(summary)
+        events: list[Event] = [{"type": "deal_scored", **summary}]
+        if self.deal_no >= self.deals_in_session():
+            return events + self.finish(self.session_end())
+        self.dealer = (self.dealer + 1) % 3
+        more = self.deal_cards()
+        events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
+        return events + more
+
+    def session_end(self) -> Outcome:
+        best = max(self.scores)
+        tops = [seat for seat in range(3) if self.scores[seat] == best]
+        return self.win(tops, f"most chips after {self.deal_no} deal(s)")
+
+    # ----- explanations ---------------------------------------------------------------------
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        kind = action.kind
+        if kind is Kind.DECLARE_OUT:
+            return "There is no declaring out in three-hand auction pinochle."
+        if seat != self.turn:
+            return f"It is not your turn: waiting for seat {self.turn + 1}."
+        phase = self.phase
+        if phase == "bidding":
+            if kind is Kind.BID and action.amount is not None:
+                floor = self.high_bid + BID_STEP if self.high_bid else MIN_BID
+                if action.amount < floor:
+                    return f"Your bid must be at least {floor}."
+                if action.amount > MAX_BID:
+                    return f"Bids go up to {MAX_BID}."
+                return f"Bids go up in steps of {BID_STEP}."
+            if kind is Kind.CONCEDE:
+                return "Only the bidder may concede, after the auction."
+            return "Bidding is under way: bid or pass."
+        if phase == "forced":
+            return (
+                f"Everyone passed: play the forced bid ('bid {FORCED_BID}') or concede (1 chip to the kitty)."
+            )
+        if phase == "trump":
+            return "Name trump (e.g. 'trump H') or concede."
+        if phase == "bury":
+            if kind is Kind.BURY and action.cards:
+                card = action.cards[0]
+                if card not in self.hands[seat]:
+                    return f"You do not hold {card.pretty}."
+                return f"{card.pretty} is part of your meld: bury cards not used in the meld."
+            return (
+                f"Bury {WIDOW - len(self.buried)} more card(s) not used in your meld ('bury 9C'), or concede."
+            )
+        if kind is Kind.CONCEDE:
+            return "It is too late to concede: the play has begun."
+        if kind is not Kind.PLAY:
+            return "The cards are being played: play a card."
+        return self.explain_play(seat, action.cards[0], self.hands[seat])
+
+    # ----- views ----------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        out = self.base_view()
+        out.update(self.trick_view())
+        out.update(
+            {
+                "deals": self.deals_in_session(),
+                "bids": [{"seat": seat, "amount": amount} for seat, amount in self.bids],
+                "high_bid": self.high_bid or None,
+                "bidder": self.bidder if self.phase != "bidding" else None,
+                "forced": self.forced,
+                "widow": codes(self.widow) if self.widow_shown else None,
+                "widow_size": WIDOW,
+                "meld": meld_json(self.bidder, self.meld) if self.meld and self.bidder is not None else None,
+                "buried_count": len(self.buried),
+                "kitty": self.kitty,
+                "chip_table": list(CHIP_TABLES[self.options["chips"]]),
+                "hand_sizes": [len(hand) for hand in self.hands],
+            }
+        )
+        return out
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        return {
+            "hand": codes(self.hands[seat]),
+            "buried": codes(self.buried) if seat == self.bidder else [],
+        }

@@ -1,0 +1,415 @@
+"""Two-hand pinochle (Bicycle rules, §4 of ``shared/rules/pinochle.md``): the stock, melding one
+combination after each won trick onto the table, the dix, the playoff and declaring out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.engine.actions import Action, Kind
+from bot.engine.cards import Card, Rank
+from bot.engine.game import Event, register
+from bot.engine.meld import (
+    SINGLE_DECK,
+    SINGLE_DECK_64,
+    Combination,
+    LaidCard,
+    MeldTable,
+    canonical_cards,
+    combinations,
+    identify,
+    plan_meld,
+)
+from bot.engine.options import OptionSpec
+from bot.engine.pinochle.common import (
+    DECLARE_OUT,
+    LAST_TRICK,
+    MATCH_OPTION,
+    PASS,
+    RANKS_48,
+    RANKS_64,
+    SORT_KEY,
+    PinochleGame,
+    card_action,
+    codes,
+    round_counters,
+)
+
+HAND_SIZE = 12
+_MELD_ACTIONS: dict[tuple[Card, ...], Action] = {}
+
+
+def meld_action(cards: tuple[Card, ...]) -> Action:
+    """The (interned) ``meld`` action laying exactly ``cards`` (in canonical order)."""
+    key = canonical_cards(cards)
+    action = _MELD_ACTIONS.get(key)
+    if action is None:
+        action = _MELD_ACTIONS[key] = Action(Kind.MELD, cards=key)
+    return action
+
+
+@register
+class TwoHand(PinochleGame):
+    """Two-hand pinochle."""
+
+    name = "pinochle-2"
+    title = "Two-Hand Pinochle"
+    player_counts = (2,)
+    default_players = 2
+    meld_table = SINGLE_DECK
+    option_specs = (
+        MATCH_OPTION,
+        OptionSpec("deck64", False, "64 cards (adds 8s and 7s); the dix is the 7 of trump"),
+    )
+    rules_text = (
+        "Two-Hand Pinochle (Bicycle rules): 48 cards, two of each A 10 K Q J 9 per suit, ranking A 10 "
+        "K Q J 9; of two identical cards the first played wins. Deal 12 each; the next card is "
+        "turned face up for trump and the rest form the stock. The non-dealer leads first [gap].\n"
+        "While the stock lasts any card may be played (no duty to follow). The trick's winner may "
+        "meld ONE combination by laying it on the table, then draws the top card, then the loser "
+        "draws. Each meld must put at least one new card from the hand on the table; a melded card "
+        "can be used again only in a meld of another class or a higher-scoring meld of the same class "
+        "(royal marriage 40 → flush 150; pinochle 40 → double pinochle 300). Classes: A flush 150, "
+        "royal marriage 40, marriage 20, dix 10; B 100 aces, 80 kings, 60 queens, 40 jacks; C "
+        "pinochle 40, double pinochle 300. So K♠ Q♠ J♦ cannot score marriage and pinochle at once: "
+        "lay Q♠ J♦ (40), then K♠ after a later won trick (20). Melded cards stay on the table, "
+        "still yours to play; once played they cannot meld again [gap: playing a card you hold "
+        "both on the table and in hand plays the table copy].\n"
+        "Dix (9 of trump): a turned-up dix scores 10 for the dealer at once. After winning a trick "
+        "you may show a dix for 10 (even in the turn of another meld; it then lies on the table "
+        "like any melded card [gap]), or exchange a dix from your hand for the turned card, which "
+        "scores its 10 too [gap] (only a dix still in your hand, and only while the turned card is "
+        "not a dix). On your meld turn 'pass' ends it and you draw.\n"
+        "Playoff: the winner of the 12th trick melds if able and draws the last card; the other "
+        "takes the turned card. Melded cards go back into the hands; the last trick's winner leads. "
+        "Now follow suit if able; on a trump lead win it if able; with no card of the led suit, "
+        "trump if able; otherwise any card.\n"
+        "Counters: A 11, 10 10, K 4, Q 3, J 2, last trick 10 (250 in all), rounded to tens with 7 "
+        "or more going up (87 → 90; 125 and 125 → 120 and 120). Meld scores when made.\n"
+        "Game: 1000. If both players pass it after a deal the target becomes 1250 (then 1500, …) "
+        "and play goes on [gap: for another deal]. Either player may declare out at any moment of "
+        "play: play stops, the declarer's counters so far are counted (rounded) and added; the "
+        "declarer wins with at least the target, otherwise loses. Option match=deal: one deal, "
+        "higher total wins (no declaring out; equal totals share the win). Option deck64: 64 cards "
+        "(8s and 7s added), 12 each and a longer stock; the dix is the 7 of trump."
+    )
+
+    @classmethod
+    def meld_table_for(cls, options: Mapping[str, Any]) -> MeldTable:
+        return SINGLE_DECK_64 if options.get("deck64") else SINGLE_DECK
+
+    @classmethod
+    def pack_for(cls, options: Mapping[str, Any]) -> tuple[tuple[Rank, ...], int]:
+        return (RANKS_64 if options.get("deck64") else RANKS_48), 2
+
+    def start(self) -> None:
+        self.table_rules = self.meld_table_for(self.options)
+        self.slots = self.table_rules.class_slots
+        super().start()
+
+    def play_phases(self) -> tuple[str, ...]:
+        return ("play", "meld", "playoff")
+
+    # ----- the deal -------------------------------------------------------------------------
+    def deal_cards(self) -> list[Event]:
+        self.deal_no += 1
+        deck = self.new_deck()
+        dealer = self.dealer
+        elder = 1 - dealer
+        self.hands = [[], []]
+        self.hands[elder] = sorted(deck[:HAND_SIZE], key=SORT_KEY.__getitem__)
+        self.hands[dealer] = sorted(deck[HAND_SIZE : 2 * HAND_SIZE], key=SORT_KEY.__getitem__)
+        turned = deck[2 * HAND_SIZE]
+        self.stock = deck[2 * HAND_SIZE + 1 :]
+        self.turned: Card | None = turned
+        self.trump = turned.suit
+        self.dix = Card(turned.suit, self.table_rules.dix_rank)
+        self.laid: list[list[LaidCard]] = [[], []]
+        self.meld_log: list[dict[str, Any]] = []
+        self.deal_meld = [0, 0]
+        self.melded = False  # a combination laid in this meld turn
+        self.meld_opts: list[Action] = []  # what the trick's winner may still meld this turn
+        self.exchanged = False
+        self.reset_trick_state(elder)
+        self.phase = "play"
+        events: list[Event] = []
+        if turned is self.dix:
+            events.extend(self.score_meld(dealer, "dix (turned up)", (turned,), 10))
+        return events
+
+    def score_meld(self, seat: int, name: str, cards: tuple[Card, ...], points: int) -> list[Event]:
+        self.scores[seat] += points
+        self.deal_meld[seat] += points
+        self.meld_log.append({"seat": seat, "name": name, "cards": codes(cards), "points": points})
+        return [{"type": "meld", "seat": seat, "name": name, "cards": codes(cards), "points": points}]
+
+    # ----- legal actions --------------------------------------------------------------------
+    def compute_legal(self, seat: int) -> list[Action]:
+        phase = self.phase
+        out: list[Action] = []
+        if seat == self.turn:
+            if phase == "play":
+                out = self.play_actions(self.hands[seat] + [card for card, _ in self.laid[seat]])
+            elif phase == "meld":
+                out = [*self.meld_opts, PASS]
+            elif phase == "playoff":
+                out = self.strict_play_actions(seat)
+        if self.can_declare and phase in ("play", "meld", "playoff"):
+            out.append(DECLARE_OUT)
+        return out
+
+    def meld_options(self, seat: int) -> list[Action]:
+        """What the winner of a trick may do before drawing: meld, show or exchange a dix."""
+        trump = self.trump
+        assert trump is not None
+        hand = self.hands[seat]
+        out: list[Action] = []
+        if not self.melded:
+            laid = self.laid[seat]
+            available = [0] * 52
+            for card in hand:
+                available[card.id] += 1
+            for card, _ in laid:
+                available[card.id] += 1
+            for combo in combinations(self.table_rules, trump):
+                if combo.is_dix or not combo.possible(available):
+                    continue
+                if isinstance(plan_meld(combo, hand, laid, self.slots[combo.klass]), tuple):
+                    out.append(meld_action(combo.cards))
+        if self.dix in hand:
+            out.append(meld_action((self.dix,)))
+            if self.can_exchange():
+                out.append(card_action(Kind.EXCHANGE, self.dix))
+        return out
+
+    def can_exchange(self) -> bool:
+        return not self.exchanged and self.turned is not None and self.turned is not self.dix
+
+    # ----- actions --------------------------------------------------------------------------
+    def act(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        if kind is Kind.PLAY:
+            return self.play_card(seat, action.cards[0])
+        if kind is Kind.MELD:
+            return self.lay_meld(seat, action.cards)
+        if kind is Kind.EXCHANGE:
+            return self.exchange(seat)
+        return self.draw()  # pass: done melding
+
+    def play_card(self, seat: int, card: Card) -> list[Event]:
+        """While the stock lasts a card is played from the table (its most-used copy) before the
+        hand: a hand card can do all a table card can and is still new for later melds."""
+        if self.phase == "playoff":
+            return super().play_card(seat, card)
+        self.take_card(seat, card)
+        return self.add_to_trick(seat, card)
+
+    def take_card(self, seat: int, card: Card) -> None:
+        """Remove a card being played in the stock phase: from the table first, then the hand."""
+        laid = self.laid[seat]
+        best = -1
+        for i, (c, used) in enumerate(laid):
+            if c is card and (best < 0 or sum(1 for v in used if v) > sum(1 for v in laid[best][1] if v)):
+                best = i
+        if best >= 0:
+            del laid[best]
+        else:
+            self.hands[seat].remove(card)
+
+    def after_trick(self, winner: int, value: int) -> list[Event]:
+        if self.phase == "playoff":
+            if self.hands[winner]:
+                return []
+            self.taken[self.side_of[winner]] += LAST_TRICK
+            self.last_trick_side = self.side_of[winner]
+            return self.score_deal()
+        self.melded = False
+        self.meld_opts = self.meld_options(winner)
+        if self.meld_opts:
+            self.phase = "meld"
+            return [{"type": "meld_turn", "seat": winner}]
+        return self.draw()
+
+    def lay_meld(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        trump = self.trump
+        assert trump is not None
+        combo = identify(cards, trump, self.table_rules)
+        assert combo is not None
+        if combo.is_dix:
+            self.hands[seat].remove(combo.cards[0])
+            usage = [0] * len(self.slots)
+            usage[self.slots[combo.klass]] = combo.points
+            self.laid[seat].append((combo.cards[0], tuple(usage)))
+            events = self.score_meld(seat, combo.name, combo.cards, combo.points)
+        else:
+            events = self.lay_combination(seat, combo)
+        self.meld_opts = self.meld_options(seat)
+        if not self.meld_opts:
+            events.extend(self.draw())
+        return events
+
+    def lay_combination(self, seat: int, combo: Combination) -> list[Event]:
+        slot = self.slots[combo.klass]
+        plan = plan_meld(combo, self.hands[seat], self.laid[seat], slot)
+        assert isinstance(plan, tuple)
+        from_hand, from_table = plan
+        laid = self.laid[seat]
+        for index in from_table:
+            card, used = laid[index]
+            usage = list(used)
+            usage[slot] = combo.points
+            laid[index] = (card, tuple(usage))
+        for card in from_hand:
+            self.hands[seat].remove(card)
+            usage = [0] * len(self.slots)
+            usage[slot] = combo.points
+            laid.append((card, tuple(usage)))
+        self.melded = True
+        return self.score_meld(seat, combo.name, combo.cards, combo.points)
+
+    def exchange(self, seat: int) -> list[Event]:
+        assert self.turned is not None
+        hand = self.hands[seat]
+        hand.remove(self.dix)
+        hand.append(self.turned)
+        hand.sort(key=SORT_KEY.__getitem__)
+        took = self.turned
+        self.turned = self.dix
+        self.exchanged = True
+        events: list[Event] = [{"type": "exchange", "seat": seat, "gave": self.dix.code, "took": took.code}]
+        events.extend(self.score_meld(seat, "dix (exchanged)", (self.dix,), 10))
+        self.meld_opts = self.meld_options(seat)
+        if not self.meld_opts:
+            events.extend(self.draw())
+        return events
+
+    def draw(self) -> list[Event]:
+        """The trick's winner draws the top card, then the loser (the turned card comes last)."""
+        winner = self.leader
+        loser = 1 - winner
+        stock = self.stock
+        self.hands[winner].append(stock.pop())
+        if stock:
+            self.hands[loser].append(stock.pop())
+        else:
+            assert self.turned is not None
+            self.hands[loser].append(self.turned)
+            self.turned = None
+        for seat in (winner, loser):
+            self.hands[seat].sort(key=SORT_KEY.__getitem__)
+        self.phase = "play"
+        self.set_turn(winner)
+        events: list[Event] = [{"type": "draw", "stock": len(stock)}]
+        if self.turned is None:
+            for seat in (0, 1):
+                self.hands[seat].extend(card for card, _ in self.laid[seat])
+                self.hands[seat].sort(key=SORT_KEY.__getitem__)
+                self.laid[seat] = []
+            self.phase = "playoff"
+            self.start_strict_play()
+            events.append({"type": "playoff", "leader": winner})
+        return events
+
+    def set_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.acting = (seat,)
+
+    # ----- scoring --------------------------------------------------------------------------
+    def score_deal(self) -> list[Event]:
+        counted = [round_counters(points) for points in self.taken]
+        for seat in (0, 1):
+            self.scores[seat] += counted[seat]
+        summary: dict[str, Any] = {
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "trump": self.trump.value if self.trump else None,
+            "meld": self.deal_meld[:],
+            "counters": self.taken[:],
+            "counted": counted,
+            "last_trick": self.last_trick_side,
+            "changes": [self.deal_meld[s] + counted[s] for s in (0, 1)],
+            "scores": self.scores[:],
+        }
+        self.last_deal = summary
+        self.history.append(summary)
+        events: list[Event] = [{"type": "deal_scored", **summary}]
+        outcome = self.check_target()
+        if outcome is not None:
+            return events + self.finish(outcome)
+        self.dealer = 1 - self.dealer
+        more = self.deal_cards()
+        events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
+        return events + more
+
+    # ----- explanations ---------------------------------------------------------------------
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        kind = action.kind
+        phase = self.phase
+        if kind is Kind.DECLARE_OUT:
+            if self.target is None:
+                return "There is no declaring out in a single-deal game."
+            return "You may declare out only while the cards are being played."
+        if kind is Kind.MELD:
+            return self.explain_meld(seat, action.cards)
+        if kind is Kind.EXCHANGE:
+            if phase != "meld" or seat != self.turn:
+                return "You may exchange the dix only after winning a trick, before drawing."
+            if self.dix not in self.hands[seat]:
+                return f"You hold no dix ({self.dix.pretty}) in your hand to exchange."
+            return "The turned card is already a dix: there is nothing to exchange for."
+        if seat != self.turn:
+            return f"It is not your turn: waiting for seat {self.turn + 1}."
+        if phase == "meld":
+            if kind is Kind.PLAY:
+                return "You won the trick: meld if you wish, then 'pass' to draw, before playing on."
+            return "Meld, show or exchange a dix, or 'pass' to draw."
+        if kind is Kind.PASS:
+            return "There is nothing to pass on now: play a card."
+        if kind is not Kind.PLAY:
+            return "Play a card."
+        card = action.cards[0]
+        if phase == "play":
+            return f"You do not hold {card.pretty}."
+        return self.explain_play(seat, card, self.hands[seat])
+
+    def explain_meld(self, seat: int, cards: tuple[Card, ...]) -> str:
+        if self.phase == "playoff":
+            return "No more melding: the stock is gone."
+        if self.phase != "meld" or seat != self.turn:
+            return "Only the winner of a trick may meld, after winning it and before drawing."
+        trump = self.trump
+        assert trump is not None
+        combo = identify(cards, trump, self.table_rules)
+        if combo is None:
+            shown = " ".join(card.pretty for card in cards)
+            return (
+                f"{shown} is not one meld: lay one combination per turn (e.g. Q♠ J♦ for pinochle now, "
+                f"then K♠ to marry the Q♠ after a later trick)."
+            )
+        if combo.is_dix:
+            return f"You hold no dix ({self.dix.pretty}) in your hand to show."
+        if self.melded:
+            return "You have already melded this turn: one meld per turn (a dix may still be shown)."
+        plan = plan_meld(combo, self.hands[seat], self.laid[seat], self.slots[combo.klass])
+        return plan if isinstance(plan, str) else "That meld is not allowed now."
+
+    # ----- views ----------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        out = self.base_view()
+        out.update(self.trick_view())
+        out.update(
+            {
+                "stock": len(self.stock),
+                "turned": self.turned.code if self.turned is not None else None,
+                "table": [[card.code for card, _ in self.laid[seat]] for seat in (0, 1)],
+                "meld_log": [dict(item) for item in self.meld_log],
+                "deal_meld": self.deal_meld[:],
+                "meld_turn": self.turn if self.phase == "meld" else None,
+                "melded_this_turn": self.melded if self.phase == "meld" else None,
+                "hand_sizes": [len(hand) for hand in self.hands],
+            }
+        )
+        return out
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        return {"hand": codes(self.hands[seat])}

@@ -1,0 +1,575 @@
+"""The table manager: one table per channel, a lock per table, computer turns and turn timers.
+
+It is the only place that changes a running game. Every accepted action is written to the store
+before the new state replaces the old one, so nothing a player did is lost on a restart. It knows
+nothing of Discord: what players see is pushed through a ``Publisher``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.ai import Player, decide, levels, make_player
+from bot.engine import Action, EngineError, Game, IllegalAction, find_variant, new_game, parse_action
+from bot.engine.options import resolve_options
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TURN_TIMEOUT = 300.0
+
+
+class TableError(Exception):
+    """A table operation that cannot be done now; the message is shown to the user as is."""
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: a person (user id and display name) or a computer level."""
+
+    kind: str  # "human" or "computer"
+    name: str
+    user_id: int | None = None
+    level: str = "basic"
+    away: bool = False  # a person whose turns a computer plays since the turn timer ran out
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+    @property
+    def plays_itself(self) -> bool:
+        """Whether a computer makes this seat's decisions now."""
+        return not self.is_human or self.away
+
+    def label(self) -> str:
+        if not self.is_human:
+            return self.name
+        return f"{self.name} (away)" if self.away else self.name
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name, "level": self.level}
+        if self.is_human:
+            out["user_id"] = self.user_id
+            out["away"] = self.away
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            kind=data["kind"],
+            name=data.get("name") or "Computer",
+            user_id=data.get("user_id"),
+            level=data.get("level", "basic"),
+            away=bool(data.get("away", False)),
+        )
+
+
+@dataclass
+class Table:
+    """One table in one channel: lobby, then a game, then ended."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: str
+    options: dict[str, Any]
+    players: int
+    seats: list[Seat | None]
+    status: str = "lobby"  # lobby, playing, ended
+    seed: int | None = None
+    game: Game | None = None
+    message_id: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    bots: dict[int, Player] = field(default_factory=dict, repr=False)
+    driver: asyncio.Task[None] | None = field(default=None, repr=False)
+    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def family(self) -> str:
+        return find_variant(self.variant).family
+
+    @property
+    def title(self) -> str:
+        return find_variant(self.variant).title
+
+    @property
+    def version(self) -> int:
+        """Grows with every accepted action: buttons carry it so stale clicks are recognised."""
+        return len(self.game.log) if self.game else 0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.is_human and seat.user_id == user_id:
+                return index
+        return None
+
+    def names(self) -> list[str]:
+        return [seat.label() if seat else f"Seat {i + 1} (empty)" for i, seat in enumerate(self.seats)]
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s and s.is_human and s.user_id is not None]
+
+    def seats_json(self) -> list[dict[str, Any] | None]:
+        return [seat.to_json() if seat else None for seat in self.seats]
+
+
+class Publisher(Protocol):
+    """How the manager shows changes to people (the Discord layer implements it)."""
+
+    def table_changed(self, table: Table) -> None:
+        """The table's public state changed: refresh its message (may be coalesced)."""
+
+    def announce(self, table: Table, text: str) -> None:
+        """Post a new public message (end of deal, end of game, someone away…)."""
+
+    def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
+        """Tell these people it is their turn (a mention)."""
+
+
+@dataclass
+class ActResult:
+    """What an accepted action did, for the reply to the person who took it."""
+
+    table: Table
+    seat: int
+    action: Action
+    events: list[dict[str, Any]]
+
+
+class TableManager:
+    """Owns every live table; all changes go through its methods under the table's lock."""
+
+    def __init__(
+        self,
+        store: Store,
+        publisher: Publisher,
+        *,
+        computer_delay: float = 1.0,
+        describe: Callable[[Table, dict[str, Any]], str | None] | None = None,
+    ) -> None:
+        self.store = store
+        self.publisher = publisher
+        self.computer_delay = computer_delay
+        self.describe = describe
+        self.by_channel: dict[int, Table] = {}
+        self.by_id: dict[int, Table] = {}
+        self._closing = False
+
+    # ----- lookup ------------------------------------------------------------------------------
+    def table_in(self, channel_id: int) -> Table | None:
+        return self.by_channel.get(channel_id)
+
+    def get(self, table_id: int) -> Table:
+        table = self.by_id.get(table_id)
+        if table is None:
+            raise TableError("That table has ended. Start a new one with /table new.")
+        return table
+
+    def require(self, channel_id: int) -> Table:
+        table = self.by_channel.get(channel_id)
+        if table is None:
+            raise TableError("There is no table in this channel. Open one with /table new.")
+        return table
+
+    # ----- lobby ---------------------------------------------------------------------------------
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        variant: str,
+        options: dict[str, Any] | None = None,
+        players: int | None = None,
+    ) -> Table:
+        """Open a lobby in a channel with the host in the first seat."""
+        existing = self.by_channel.get(channel_id)
+        if existing is not None:
+            raise TableError(
+                f"This channel already has a {existing.title} table ({existing.status}). "
+                "Join it, or its host can end it with /table end."
+            )
+        cls = find_variant(variant)
+        count = cls.default_players if players is None else players
+        if count not in cls.player_counts:
+            allowed = ", ".join(str(n) for n in cls.player_counts)
+            raise TableError(f"{cls.title} is for {allowed} players, not {count}.")
+        defaults = await self._guild_defaults(guild_id, cls.name)
+        resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
+        seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
+        table_id = await self.store.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            variant=cls.name,
+            family=cls.family,
+            options=resolved,
+            seed=0,
+            players=count,
+            seats=[s.to_json() if s else None for s in seats],
+            status="lobby",
+        )
+        table = Table(table_id, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
+        self._track(table)
+        return table
+
+    async def join(self, table: Table, user_id: int, name: str) -> int:
+        """Seat a person in the first empty seat; returns the seat."""
+        async with table.lock:
+            self._check_lobby(table, "join")
+            if table.seat_of(user_id) is not None:
+                raise TableError("You already have a seat at this table.")
+            seat = self._first_empty(table, "The table is full. Someone must leave first.")
+            table.seats[seat] = Seat("human", name, user_id)
+            await self._save_seats(table)
+        self.publisher.table_changed(table)
+        return seat
+
+    async def leave(self, table: Table, user_id: int) -> None:
+        """Leave a lobby (the host's leaving passes hosting on), or hand a game seat to a computer."""
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat at this table.")
+            if table.status == "lobby":
+                table.seats[seat] = None
+                if not table.humans():
+                    await self._close(table, "abandoned")
+                    self.publisher.announce(table, "Everyone left: the table is closed.")
+                    return
+                if user_id == table.host_id:
+                    table.host_id = table.humans()[0]
+                    await self.store.update_game(table.id, host_id=table.host_id)
+            else:
+                current = table.seats[seat]
+                assert current is not None
+                table.seats[seat] = Seat("computer", f"Computer ({current.name}'s seat)", level="basic")
+                table.bots[seat] = make_player(table.family, "basic", self._bot_seed(table, seat))
+                self.publisher.announce(table, f"{current.name} left: a computer plays their seat.")
+            await self._save_seats(table)
+        self.publisher.table_changed(table)
+        self._after_change(table)
+
+    async def add_computer(self, table: Table, user_id: int, level: str = "basic") -> int:
+        """A seated person adds a computer player of ``level`` in the first empty seat."""
+        async with table.lock:
+            self._check_lobby(table, "add a computer to")
+            if table.seat_of(user_id) is None:
+                raise TableError("Only a seated player can add computer players.")
+            if level not in levels(table.family):
+                raise TableError(f"No computer level {level!r}: choose {', '.join(levels(table.family))}.")
+            seat = self._first_empty(table, "The table is full.")
+            table.seats[seat] = Seat("computer", f"Computer {seat + 1} ({level})", level=level)
+            await self._save_seats(table)
+        self.publisher.table_changed(table)
+        return seat
+
+    async def start(self, table: Table, user_id: int | None, *, is_admin: bool = False) -> None:
+        """Start the game; empty seats get basic computer players. Host or an admin only."""
+        async with table.lock:
+            self._check_lobby(table, "start")
+            if user_id is not None and user_id != table.host_id and not is_admin:
+                raise TableError("Only the host (or someone with Manage Server) can start the table.")
+            for index, seat in enumerate(table.seats):
+                if seat is None:
+                    table.seats[index] = Seat("computer", f"Computer {index + 1} (basic)", level="basic")
+            game = new_game(table.variant, players=table.players, options=table.options)
+            table.seed = game.seed
+            await self.store.update_game(
+                table.id, seats=table.seats_json(), status="playing", seed=game.seed, options=table.options
+            )
+            table.game = game
+            table.status = "playing"
+            self._make_bots(table)
+        self.publisher.table_changed(table)
+        self._after_change(table)
+
+    async def end(self, table: Table, user_id: int, *, is_admin: bool) -> None:
+        """Stop a table without a result (host or Manage Server)."""
+        async with table.lock:
+            if user_id != table.host_id and not is_admin:
+                raise TableError("Only the host (or someone with Manage Server) can end the table.")
+            await self._close(table, "abandoned")
+        self.publisher.announce(
+            table, f"The {table.title} table was ended by <@{user_id}>. No result is recorded."
+        )
+        self.publisher.table_changed(table)
+
+    # ----- play ----------------------------------------------------------------------------------
+    async def act(
+        self, table: Table, user_id: int, action: Action | str, version: int | None = None
+    ) -> ActResult:
+        """A person's decision. ``version`` (from a button) must match the table's current one."""
+        async with table.lock:
+            seat = self._playing_seat(table, user_id)
+            if version is not None and version != table.version:
+                raise TableError("That button is out of date: the game has moved on. Here is your hand now.")
+            if isinstance(action, str):
+                action = parse_action(action)
+            assert table.game is not None
+            if seat not in table.game.to_act and not table.game.legal_actions(seat):
+                raise IllegalAction(self._waiting_text(table))
+            events = await self._apply(table, seat, action)
+        self._after_change(table)
+        return ActResult(table, seat, action, events)
+
+    async def take_back(self, table: Table, user_id: int) -> None:
+        """A person whose seat a computer was playing (turn timer) takes it back."""
+        async with table.lock:
+            seat = self._playing_seat(table, user_id)
+            current = table.seats[seat]
+            assert current is not None
+            if not current.away:
+                raise TableError("You are already playing your own seat.")
+            current.away = False
+            await self._save_seats(table)
+        self.publisher.announce(table, f"{current.name} is back and plays their own seat again.")
+        self.publisher.table_changed(table)
+        self._after_change(table)
+
+    def view_for(self, table: Table, user_id: int) -> tuple[int, dict[str, Any]]:
+        """The seat and ``view(seat)`` of a seated person (what their ephemeral hand shows)."""
+        seat = self._playing_seat(table, user_id)
+        assert table.game is not None
+        return seat, table.game.view(seat)
+
+    # ----- restart ---------------------------------------------------------------------------
+    async def resume_all(self) -> list[Table]:
+        """Rebuild every unfinished table from the store (seed + log) and carry on playing."""
+        resumed = []
+        for record in await self.store.unfinished_games():
+            try:
+                table = self._rebuild(record)
+            except (EngineError, KeyError, ValueError) as err:
+                log.error("table %s cannot be resumed: %s", record.id, err)
+                continue
+            self._track(table)
+            resumed.append(table)
+        for table in resumed:
+            self.publisher.table_changed(table)
+            self._after_change(table)
+        return resumed
+
+    def _rebuild(self, record: Any) -> Table:
+        seats = [Seat.from_json(s) if s else None for s in record.seats]
+        table = Table(
+            record.id, record.guild_id, record.channel_id, record.host_id, record.variant,
+            dict(record.options), record.players, seats, status=record.status,
+            seed=record.seed, message_id=record.message_id,
+        )  # fmt: skip
+        if record.status == "playing":
+            game = new_game(record.variant, players=record.players, options=record.options, seed=record.seed)
+            for seat, text in record.actions:
+                game.apply(seat, text)
+            table.game = game
+            self._make_bots(table)
+        return table
+
+    async def shutdown(self) -> None:
+        """Stop computer turns and timers (the state is already saved)."""
+        self._closing = True
+        tasks = [t for table in self.by_id.values() for t in (table.driver, table.timer) if t]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ----- internals -------------------------------------------------------------------------------
+    def _track(self, table: Table) -> None:
+        self.by_channel[table.channel_id] = table
+        self.by_id[table.id] = table
+
+    async def _guild_defaults(self, guild_id: int, variant: str) -> dict[str, Any]:
+        settings = await self.store.guild_settings(guild_id)
+        defaults = getattr(settings, "default_options", {}) or {}
+        return dict(defaults.get(variant, {}))
+
+    def _check_lobby(self, table: Table, verb: str) -> None:
+        if table.status != "lobby":
+            raise TableError(f"The game has already started: you cannot {verb} it now.")
+
+    @staticmethod
+    def _first_empty(table: Table, full_message: str) -> int:
+        for index, seat in enumerate(table.seats):
+            if seat is None:
+                return index
+        raise TableError(full_message)
+
+    def _playing_seat(self, table: Table, user_id: int) -> int:
+        if table.status == "ended":
+            raise TableError("That table has ended.")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not seated at this table, so you cannot act here.")
+        if table.status != "playing" or table.game is None:
+            raise TableError("The game has not started yet.")
+        return seat
+
+    def _waiting_text(self, table: Table) -> str:
+        assert table.game is not None
+        names = table.names()
+        waiting = ", ".join(names[s] for s in table.game.to_act) or "nobody"
+        return f"It is not your turn: waiting for {waiting}."
+
+    async def _save_seats(self, table: Table) -> None:
+        await self.store.update_game(table.id, seats=table.seats_json())
+
+    def _bot_seed(self, table: Table, seat: int) -> int:
+        return (table.seed or 0) * 31 + seat
+
+    def _make_bots(self, table: Table) -> None:
+        table.bots = {}
+        for index, seat in enumerate(table.seats):
+            assert seat is not None
+            level = seat.level if not seat.is_human else "basic"
+            table.bots[index] = make_player(table.family, level, self._bot_seed(table, index))
+
+    async def _apply(self, table: Table, seat: int, action: Action) -> list[dict[str, Any]]:
+        """Apply on a copy, store the action, then swap the copy in: all or nothing."""
+        assert table.game is not None
+        candidate = table.game.copy()
+        events = candidate.apply(seat, action)
+        await self.store.append_action(table.id, len(table.game.log), seat, str(action))
+        table.game = candidate
+        for event in events:
+            text = self.describe(table, event) if self.describe else None
+            if text:
+                self.publisher.announce(table, text)
+        if candidate.is_over:
+            await self._record_result(table)
+        self.publisher.table_changed(table)
+        return events
+
+    async def _record_result(self, table: Table) -> None:
+        game = table.game
+        assert game is not None and game.outcome is not None
+        scores, winning = game.outcome.scores, game.outcome.winning_sides
+        sides = range(len(game.sides))
+        rank_key = {side: (side in winning, scores[side]) for side in sides}
+        # Winners are first; the rest by score, equal scores sharing a place.
+        place_of = {side: 1 + sum(rank_key[o] > rank_key[side] for o in sides) for side in sides}
+        results = []
+        for index, seat in enumerate(table.seats):
+            assert seat is not None
+            side = game.side_of[index]
+            results.append(
+                {
+                    "seat": index,
+                    "user_id": seat.user_id if seat.is_human else None,
+                    "side": side,
+                    "score": scores[side],
+                    "place": place_of[side],
+                }
+            )
+        settings = await self.store.guild_settings(table.guild_id)
+        has_computer = any(seat is None or seat.plays_itself for seat in table.seats)
+        rated = not has_computer or bool(getattr(settings, "rate_computer_games", False))
+        await self.store.finish_game(
+            table.id, guild_id=table.guild_id, family=table.family, results=results, rated=rated
+        )
+        table.status = "ended"
+        self._untrack(table)
+
+    async def _close(self, table: Table, status: str) -> None:
+        await self.store.update_game(table.id, status=status)
+        table.status = "ended"
+        self._untrack(table)
+        for task in (table.driver, table.timer):
+            if task and task is not asyncio.current_task():
+                task.cancel()
+
+    def _untrack(self, table: Table) -> None:
+        if self.by_channel.get(table.channel_id) is table:
+            del self.by_channel[table.channel_id]
+
+    # ----- computer turns and the turn timer --------------------------------------------------------
+    def _after_change(self, table: Table) -> None:
+        if self._closing or table.status != "playing" or table.game is None:
+            return
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        auto = [s for s in table.game.to_act if self._seat(table, s).plays_itself]
+        if auto:
+            if table.driver is None or table.driver.done():
+                table.driver = asyncio.create_task(self._drive(table), name=f"table-{table.id}-computer")
+            return
+        humans = [self._seat(table, s) for s in table.game.to_act]
+        ids = [s.user_id for s in humans if s.user_id is not None]
+        if ids:
+            self.publisher.turn_ping(table, ids, "your turn")
+            table.timer = asyncio.create_task(
+                self._turn_timer(table, table.version, ids), name=f"table-{table.id}-timer"
+            )
+
+    @staticmethod
+    def _seat(table: Table, index: int) -> Seat:
+        seat = table.seats[index]
+        assert seat is not None
+        return seat
+
+    async def _drive(self, table: Table) -> None:
+        """Play every computer (or away) seat's turn, each after the configured delay."""
+        while not self._closing:
+            async with table.lock:
+                game = table.game
+                if table.status != "playing" or game is None or game.is_over:
+                    return
+                auto = [s for s in game.to_act if self._seat(table, s).plays_itself]
+                if not auto:
+                    return
+                seat, version = auto[0], table.version
+                snapshot = game.copy()
+            delay = await self._computer_delay(table)
+            if delay:
+                await asyncio.sleep(delay)
+            action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
+            async with table.lock:
+                if table.version != version or table.status != "playing":
+                    continue
+                await self._apply(table, seat, action)
+            self._after_change(table)  # a person to act next gets the ping and the timer
+
+    async def _computer_delay(self, table: Table) -> float:
+        settings = await self.store.guild_settings(table.guild_id)
+        return float(getattr(settings, "computer_delay_seconds", self.computer_delay))
+
+    async def _turn_timer(self, table: Table, version: int, user_ids: list[int]) -> None:
+        settings = await self.store.guild_settings(table.guild_id)
+        timeout = float(getattr(settings, "turn_timeout_seconds", DEFAULT_TURN_TIMEOUT))
+        if timeout <= 0:
+            return
+        await asyncio.sleep(timeout / 2)
+        if table.version != version:
+            return
+        minutes = max(1, round(timeout / 2 / 60))
+        self.publisher.turn_ping(table, user_ids, f"reminder: it is your turn (about {minutes} min left)")
+        await asyncio.sleep(timeout / 2)
+        async with table.lock:
+            if table.version != version or table.game is None or table.status != "playing":
+                return
+            away = []
+            for index in table.game.to_act:
+                seat = self._seat(table, index)
+                if seat.is_human and not seat.away:
+                    seat.away = True
+                    away.append(seat.name)
+            await self._save_seats(table)
+        if away:
+            self.publisher.announce(
+                table,
+                f"{', '.join(away)} did not play in time: a computer plays for them (marked away) "
+                "until they click **Take my seat back**.",
+            )
+        self.publisher.table_changed(table)
+        table.timer = None
+        self._after_change(table)

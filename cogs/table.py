@@ -1,0 +1,140 @@
+"""Slash commands for tables: thin handlers that check input, call the table manager and render."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ai import levels
+from bot.discord_ui import (
+    answers_refusals,
+    bot_of,
+    display_name,
+    is_admin,
+    reply,
+    send_hand,
+    table_embed,
+    table_view,
+)
+from bot.engine import find_variant, parse_option_pairs, variant_names
+from bot.tables import Table, TableError
+
+VARIANT_CHOICES = [app_commands.Choice(name=find_variant(n).title, value=n) for n in variant_names()]
+
+
+def here(interaction: discord.Interaction) -> Table:
+    return bot_of(interaction).tables.require(interaction.channel_id or 0)
+
+
+class TableCog(commands.Cog):
+    """``/table …`` and ``/hand``. One active table per channel, played in the channel itself."""
+
+    table = app_commands.Group(name="table", description="Open, join and run a card table", guild_only=True)
+
+    @table.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(
+        game="Which game", players="Number of seats (default: the game's usual count)",
+        options="House rules as key=value pairs, e.g. target=21 smudge=on",
+    )  # fmt: skip
+    @app_commands.choices(game=VARIANT_CHOICES)
+    @answers_refusals
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        players: int | None = None,
+        options: str | None = None,
+    ) -> None:
+        pairs = parse_option_pairs(options.replace(",", " ").split()) if options else {}
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        table = await bot_of(interaction).tables.open_table(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
+            host_name=display_name(interaction), variant=game, options=pairs, players=players,
+        )  # fmt: skip
+        cls = find_variant(table.variant)
+        summary = cls.rules_text.split("\n", 1)[0]
+        await interaction.response.send_message(
+            content=f"{summary} — use `/rules` for the full rules.",
+            embed=table_embed(table),
+            view=table_view(table),
+        )
+        message = await interaction.original_response()
+        table.message_id = message.id
+        await bot_of(interaction).tables.store.update_game(table.id, message_id=message.id)
+
+    @table.command(name="join", description="Take a seat at this channel's table")
+    @answers_refusals
+    async def join(self, interaction: discord.Interaction) -> None:
+        table = here(interaction)
+        seat = await bot_of(interaction).tables.join(table, interaction.user.id, display_name(interaction))
+        await reply(interaction, f"You took seat {seat + 1}.")
+
+    @table.command(name="leave", description="Leave this channel's table (a computer takes over a game seat)")
+    @answers_refusals
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await bot_of(interaction).tables.leave(here(interaction), interaction.user.id)
+        await reply(interaction, "You left the table.")
+
+    @table.command(name="add-computer", description="Add a computer player to an empty seat")
+    @app_commands.describe(level="How strong (default basic)")
+    @answers_refusals
+    async def add_computer(self, interaction: discord.Interaction, level: str = "basic") -> None:
+        table = here(interaction)
+        seat = await bot_of(interaction).tables.add_computer(table, interaction.user.id, level)
+        await reply(interaction, f"A computer player ({level}) sits in seat {seat + 1}.")
+
+    @add_computer.autocomplete("level")
+    async def level_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = bot_of(interaction).tables.table_in(interaction.channel_id or 0)
+        family = table.family if table else "pitch"
+        return [app_commands.Choice(name=lv, value=lv) for lv in levels(family) if current.lower() in lv]
+
+    @table.command(name="start", description="Start the game (host or Manage Server)")
+    @answers_refusals
+    async def start(self, interaction: discord.Interaction) -> None:
+        await bot_of(interaction).tables.start(
+            here(interaction), interaction.user.id, is_admin=is_admin(interaction)
+        )
+        await reply(interaction, "The game has started. Click **Show my hand** or use `/hand`.")
+
+    @table.command(
+        name="end", description="End this channel's table without a result (host or Manage Server)"
+    )
+    @answers_refusals
+    async def end(self, interaction: discord.Interaction) -> None:
+        await bot_of(interaction).tables.end(
+            here(interaction), interaction.user.id, is_admin=is_admin(interaction)
+        )
+        await reply(interaction, "The table is ended.")
+
+    @table.command(name="status", description="Post this channel's table message again")
+    @answers_refusals
+    async def status(self, interaction: discord.Interaction) -> None:
+        table = here(interaction)
+        await interaction.response.defer(ephemeral=True)
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            raise TableError("This channel cannot show a table.")
+        async with table.lock:
+            await bot_of(interaction).publisher.render_table(table, channel, repost=True)
+        await interaction.followup.send("The table is posted again below.", ephemeral=True)
+
+    @table.command(name="back", description="Take your seat back from the computer playing it")
+    @answers_refusals
+    async def back(self, interaction: discord.Interaction) -> None:
+        table = here(interaction)
+        await bot_of(interaction).tables.take_back(table, interaction.user.id)
+        await send_hand(interaction, table)
+
+    @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
+    @app_commands.guild_only()
+    @answers_refusals
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await send_hand(interaction, here(interaction))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TableCog())

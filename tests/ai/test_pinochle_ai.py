@@ -1,0 +1,183 @@
+"""The rule-based pinochle player: sensible decisions, and clearly better than random play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.ai import decide, levels, make_player
+from bot.ai.pinochle import PinochlePlayer
+from bot.engine import new_game, parse_cards
+from bot.engine.pinochle.partnership import PartnershipBase
+from bot.engine.pinochle.three import ThreeHand
+from bot.engine.pinochle.two import TwoHand
+from bot.simulate import simulate
+from tests.engine.pinochle_helpers import play, rig_hands, rig_two
+
+
+def test_levels() -> None:
+    assert levels("pinochle") == ["random", "basic"]
+    assert isinstance(make_player("pinochle", "basic", 1), PinochlePlayer)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "seats", "games", "least"),
+    [
+        ("pinochle-2", {"match": "deal"}, ["basic", "random"], 40, 32),
+        ("pinochle-4", {"match": "deal"}, ["basic", "random", "basic", "random"], 40, 26),
+        ("pinochle-3", {"deals": 3}, ["basic", "random", "random"], 20, 16),
+        ("pinochle-4-auction", {}, ["basic", "random", "basic", "random"], 10, 9),
+    ],
+)
+def test_basic_beats_random(
+    variant: str, options: dict[str, Any], seats: list[str], games: int, least: int
+) -> None:
+    result = simulate(variant, games=games, seed=11, seat_levels=seats, options=options)
+    assert result.unfinished == 0
+    assert result.level_wins["basic"] >= least, result.report()
+
+
+def test_declares_out_exactly_when_that_wins() -> None:
+    game = new_game("pinochle-2", seed=1)
+    assert isinstance(game, TwoHand)
+    rig_two(game, dealer=1)
+    player = PinochlePlayer(1)
+    game.scores = [950, 990]
+    game.taken = [47, 100]  # 47 rounds up: 950 + 50 = 1000, declaring out wins
+    game.invalidate()
+    assert str(decide(player, game, 0)) == "declare-out"
+    game.taken = [46, 100]  # 46 rounds down to 40: 990, not enough
+    game.invalidate()
+    assert str(decide(player, game, 0)) != "declare-out"
+
+
+def test_always_exchanges_the_dix_for_the_turned_card() -> None:
+    game = new_game("pinochle-4", seed=1)
+    assert isinstance(game, PartnershipBase)
+    rig_hands(
+        game,
+        {
+            0: "AS AS 10S 10S KS QS JS 9S KD QD JD 9D",
+            1: "9H KH QH AD 10D KC QC JC 9C 9C 10C AC",
+            2: "AC 10C KC QC JC KD QD AD 10D JD 9D KS",
+            3: "QS JS 9S AH 10H JH JH 10H QH KH 9H AH",
+        },
+        dealer=3,
+    )
+    assert str(decide(PinochlePlayer(1), game, 1)) == "exchange 9H"
+
+
+def test_two_hand_melds_the_royal_marriage_before_the_flush() -> None:
+    game = new_game("pinochle-2", seed=1)
+    assert isinstance(game, TwoHand)
+    rig_two(
+        game,
+        dealer=1,
+        elder="AH 10H KH QH JH AS 9S 9D JS JC 10D QD",
+        dealer_hand="9H 9D QC KC 10S KS KD KD QS QS 10C 9C",
+        turned="QH",
+    )
+    play(game, (0, "play AS"), (1, "play 9D"))
+    assert game.phase == "meld" and game.to_act == (0,)
+    # Royal marriage now (40), the flush after a later trick (150): 190 instead of 150.
+    assert str(decide(PinochlePlayer(1), game, 0)) == "meld KH QH"
+
+
+def test_two_hand_prefers_pinochle_first_then_the_marriage() -> None:
+    game = new_game("pinochle-2", seed=1)
+    assert isinstance(game, TwoHand)
+    rig_two(
+        game,
+        dealer=1,
+        elder="KS QS JD AH AD AC 10H 10D 9D JS JH 10S",
+        dealer_hand="9S 9H 9D JC QC KC AS AS KH QH KD QD",
+        turned="10C",
+    )
+    play(game, (0, "play AH"), (1, "play 9S"))
+    assert str(decide(PinochlePlayer(1), game, 0)) == "meld QS JD"
+
+
+def test_three_hand_bids_a_strong_hand_and_passes_a_weak_one() -> None:
+    strong = "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"
+    weak = "9S 9S JC 9C JD 9D QC 10S JS KD QS 10C KS 10D JC"
+    game = new_game("pinochle-3", seed=1)
+    assert isinstance(game, ThreeHand)
+    rig_hands(game, {0: strong, 1: weak}, dealer=2)
+    player = PinochlePlayer(1)
+    assert str(decide(player, game, 0)).startswith("bid ")
+    game.apply(0, "bid 300")
+    assert str(decide(player, game, 1)) == "pass"
+
+
+def test_three_hand_buries_no_trump() -> None:
+    game = new_game("pinochle-3", seed=2)
+    assert isinstance(game, ThreeHand)
+    rig_hands(game, {0: "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"}, dealer=2)
+    play(game, (0, "bid 300"), (1, "pass"), (2, "pass"), (0, "trump H"))
+    player = PinochlePlayer(1)
+    for _ in range(3):
+        choice = decide(player, game, 0)
+        assert choice.kind.value == "bury"
+        card = choice.cards[0]
+        assert card.suit.value != "H"
+        game.apply(0, choice)
+    assert game.phase == "play"
+
+
+def test_gives_its_partner_the_bidder_trumps() -> None:
+    game = new_game("pinochle-4-auction", seed=3, options={"pass": 4})
+    assert isinstance(game, PartnershipBase)
+    d = game.dealer
+    bidder = (d + 1) % 4
+    partner = (bidder + 2) % 4
+    play(
+        game,
+        (bidder, "bid 100"),
+        ((d + 2) % 4, "pass"),
+        ((d + 3) % 4, "pass"),
+        (d, "pass"),
+        (bidder, "trump C"),
+    )
+    hand = parse_cards(game.view(partner)["hand"])
+    clubs = [c for c in hand if c.suit.value == "C"]
+    choice = decide(PinochlePlayer(1), game, partner)
+    if clubs:
+        assert choice.cards[0].suit.value == "C"
+
+
+def test_smears_counters_on_a_trick_its_partner_has_won() -> None:
+    game = new_game("pinochle-4", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    rig_hands(
+        game,
+        {
+            0: "9D 9D QD QD AS AS 10S 10S KS KS QS QS",
+            1: "AD AD 10D JS JS 9S 9S AC AC 10C 10C KC",
+            2: "10D KD JD KC QC QC JC JC 9C 9C AH AH",
+            3: "KD JD 10H 10H KH KH QH QH JH JH 9H 9H",  # the turned 9♥ is a dix: no exchange
+        },
+        dealer=3,
+    )
+    play(game, (0, "play 9D"), (1, "play AD"), (2, "play JD"))
+    # Seat 3 plays last and its partner's A♦ wins: give it the K♦ (4), not the J♦ (2).
+    assert str(decide(PinochlePlayer(1), game, 3)) == "play KD"
+
+
+def test_wins_a_trick_worth_taking_when_last_to_play() -> None:
+    game = new_game("pinochle-4", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    rig_hands(
+        game,
+        {
+            0: "9D 9D QD QD AS AS 10S 10S KS KS QS QS",
+            1: "AD AD 10D JS JS 9S 9S AC AC 10C 10C KC",
+            2: "10D KD JD KC QC QC JC JC 9C 9C AH AH",
+            3: "KD JD 10H 10H KH KH QH QH JH JH 9H 9H",
+        },
+        dealer=3,
+    )
+    play(game, (0, "play AS"), (1, "play 9S"), (2, "play AH"))
+    # Seat 3 cannot follow spades and must trump; it over-trumps the partner's opponent? Its
+    # partner (seat 1) is losing to seat 2's A♥, which no heart beats: it throws its lowest trump.
+    assert str(decide(PinochlePlayer(1), game, 3)) == "play 9H"

@@ -1,0 +1,36 @@
+"""simcord runs the real bot (setup_hook, cogs, dynamic items, ephemeral replies) offline."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import TrickNightBot
+from bot.config import Settings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(token=None, database=tmp_path / "tricknight.db", computer_delay=0.0, shard_count=1)
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings) -> TrickNightBot:
+    return TrickNightBot(settings, min_edit_interval=0.0)
+
+
+@pytest.fixture(autouse=True)
+def fail_on_dynamic_item_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """simcord captures view and command errors but not DynamicItem callback errors: fail on their logs."""
+    caplog.set_level(logging.ERROR)
+    yield
+    bad = [
+        r
+        for r in caplog.get_records("call")
+        if r.levelno >= logging.ERROR and r.name.startswith(("discord", "bot"))
+    ]
+    if bad:
+        pytest.fail("errors were logged:\n" + "\n".join(r.getMessage() for r in bad))

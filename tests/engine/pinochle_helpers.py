@@ -1,0 +1,133 @@
+"""Helpers for pinochle tests: stack the deck for a deal, find every card, play scripted actions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from bot.engine import Card, Game, make_deck, new_game, parse_cards
+from bot.engine.pinochle.common import PinochleGame
+from bot.engine.pinochle.partnership import PartnershipBase
+from bot.engine.pinochle.three import ThreeHand
+from bot.engine.pinochle.two import TwoHand
+
+
+def full_pack(game: PinochleGame) -> list[Card]:
+    ranks, copies = game.pack_for(game.options)
+    return make_deck(ranks, copies)
+
+
+def fill(game: PinochleGame, parts: list[tuple[str | list[Card] | None, int]]) -> list[Card]:
+    """A whole pack: each part is (cards or None, size); None parts get the cards left over."""
+    rest = Counter(full_pack(game))
+    chosen: list[list[Card] | None] = []
+    for spec, size in parts:
+        if spec is None:
+            chosen.append(None)
+            continue
+        found = parse_cards(spec) if isinstance(spec, str) else list(spec)
+        assert len(found) == size, (spec, size)
+        rest.subtract(found)
+        assert all(n >= 0 for n in rest.values()), f"too many copies in {spec}"
+        chosen.append(found)
+    spare = sorted(rest.elements(), key=lambda c: c.id)
+    random.Random(7).shuffle(spare)
+    deck: list[Card] = []
+    for (_spec, size), found in zip(parts, chosen, strict=True):
+        if found is None:
+            found, spare = spare[:size], spare[size:]
+        deck.extend(found)
+    assert not spare
+    return deck
+
+
+def deal_deck(game: PinochleGame, deck: list[Card], dealer: int) -> list[dict[str, Any]]:
+    """Replace the current deal with one dealt from ``deck`` (in the variant's dealing order)."""
+    game.dealer = dealer
+    game.deal_no -= 1
+    game.new_deck = lambda: list(deck)  # type: ignore[method-assign]
+    try:
+        events = game.deal_cards()
+    finally:
+        del game.new_deck  # type: ignore[attr-defined]
+    game.invalidate()
+    return events
+
+
+def rig_two(
+    game: TwoHand,
+    *,
+    dealer: int = 1,
+    elder: str | None = None,
+    dealer_hand: str | None = None,
+    turned: str | None = None,
+    draws: str | None = None,
+) -> list[dict[str, Any]]:
+    """Two-hand deal: the elder's (non-dealer's) and dealer's 12 cards, the turned card, and the
+    first cards drawn from the stock in order (the rest of the stock is filled in)."""
+    drawn = parse_cards(draws) if draws else []
+    size = len(full_pack(game)) - 25
+    parts: list[tuple[str | list[Card] | None, int]] = [
+        (elder, 12),
+        (dealer_hand, 12),
+        (turned, 1),
+        (None, size - len(drawn)),
+        (list(reversed(drawn)), len(drawn)),
+    ]
+    return deal_deck(game, fill(game, parts), dealer)
+
+
+def rig_hands(
+    game: PinochleGame, hands: dict[int, str], *, dealer: int, extra: str | None = None
+) -> list[dict[str, Any]]:
+    """Partnership / three-hand deal: seat → cards; ``extra`` is the widow (three-hand)."""
+    players = game.players
+    size = 15 if isinstance(game, ThreeHand) else len(full_pack(game)) // players
+    parts: list[tuple[str | list[Card] | None, int]] = []
+    for k in range(players):
+        seat = (dealer + 1 + k) % players
+        parts.append((hands.get(seat), size))
+    if isinstance(game, ThreeHand):
+        parts.append((extra, 3))
+    return deal_deck(game, fill(game, parts), dealer)
+
+
+def card_places(game: PinochleGame) -> Counter[Card]:
+    """Every card of the deal: hands, table, stock, turned card, widow, buried, passing, tricks."""
+    places: Counter[Card] = Counter()
+    for hand in game.hands:
+        places.update(hand)
+    places.update(card for _, card in game.trick)
+    for trick, _ in game.tricks:
+        places.update(card for _, card in trick)
+    if isinstance(game, TwoHand):
+        for laid in game.laid:
+            places.update(card for card, _ in laid)
+        places.update(game.stock)
+        if game.turned is not None:
+            places.update([game.turned])
+    if isinstance(game, PartnershipBase):
+        if game.turned is not None and game.phase == "exchange":
+            places.update([game.turned])
+        places.update(game.giving)
+    if isinstance(game, ThreeHand):
+        if not game.widow_shown:
+            places.update(game.widow)
+        places.update(game.buried)
+    return places
+
+
+def check_cards(game: PinochleGame) -> None:
+    assert card_places(game) == Counter(full_pack(game)), "cards are not conserved"
+
+
+def play(game: Game, *actions: tuple[int, str]) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for seat, text in actions:
+        events.extend(game.apply(seat, text))
+    return events
+
+
+def new(variant: str, seed: int = 1, **options: Any) -> Any:
+    return new_game(variant, seed=seed, options=options)

@@ -1,0 +1,150 @@
+"""The table manager with a real SQLite store: computer tables, the event loop, timers, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine import IllegalAction
+from bot.store import Store
+from bot.tables import Table, TableError, TableManager
+
+
+class RecordingPublisher:
+    """Collects what would be shown in Discord."""
+
+    def __init__(self) -> None:
+        self.changed: list[int] = []
+        self.announcements: list[tuple[int, str]] = []
+        self.pings: list[tuple[int, list[int], str]] = []
+
+    def table_changed(self, table: Table) -> None:
+        self.changed.append(table.id)
+
+    def announce(self, table: Table, text: str) -> None:
+        self.announcements.append((table.id, text))
+
+    def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
+        self.pings.append((table.id, user_ids, text))
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "tables.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def computer_table(manager: TableManager, channel: int, variant: str = "pitch") -> Table:
+    """A table whose host starts it and leaves: every seat is then a computer."""
+    table = await manager.open_table(guild_id=1, channel_id=channel, host_id=100 + channel, host_name="host",
+                                     variant=variant)  # fmt: skip
+    await manager.start(table, 100 + channel)
+    await manager.leave(table, 100 + channel)
+    return table
+
+
+async def wait_until(condition: Any, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_several_computer_tables_keep_the_event_loop_responsive(store: Store) -> None:
+    await store.update_guild_settings(1, computer_delay_seconds=0)
+    manager = TableManager(store, RecordingPublisher(), computer_delay=0.0)
+    worst = 0.0
+    running = True
+
+    async def ticker() -> None:
+        nonlocal worst
+        interval = 0.01
+        while running:
+            expected = time.perf_counter() + interval
+            await asyncio.sleep(interval)
+            worst = max(worst, time.perf_counter() - expected)
+
+    tick = asyncio.create_task(ticker())
+    try:
+        tables = [
+            await computer_table(manager, channel, variant)
+            for channel, variant in enumerate(
+                ["pitch", "pitch", "pitch-partnership", "pitch", "pitch-partnership", "pitch"], 1
+            )
+        ]
+        await wait_until(lambda: all(t.status == "ended" for t in tables), timeout=300)
+    finally:
+        running = False
+        await tick
+        await manager.shutdown()
+    assert worst < 0.100, f"the event loop was blocked for {worst * 1000:.0f} ms"
+    for table in tables:
+        record = await store.load_game(table.id)
+        assert record.status == "ended"
+        assert table.game is not None and table.game.is_over
+        assert len(record.actions) == len(table.game.log)
+
+
+async def test_refusals_change_nothing(store: Store) -> None:
+    publisher = RecordingPublisher()
+    manager = TableManager(store, publisher, computer_delay=0.0)
+    table = await manager.open_table(guild_id=1, channel_id=5, host_id=1, host_name="Ann", variant="pitch",
+                                     players=2)  # fmt: skip
+    with pytest.raises(TableError, match="already have a seat"):
+        await manager.join(table, 1, "Ann")
+    with pytest.raises(TableError, match="not started"):
+        await manager.act(table, 1, "pass")
+    await manager.join(table, 2, "Bob")
+    with pytest.raises(TableError, match="full"):
+        await manager.join(table, 3, "Cy")
+    with pytest.raises(TableError, match="Only the host"):
+        await manager.start(table, 2)
+    await manager.start(table, 1)
+    assert table.game is not None
+    before = table.game.to_json()
+    to_act = table.game.to_act[0]
+    waiting_user = 2 if to_act == 0 else 1
+    with pytest.raises(IllegalAction, match="not your turn"):
+        await manager.act(table, waiting_user, "pass")
+    with pytest.raises(TableError, match="not seated"):
+        await manager.act(table, 3, "pass")
+    acting_user = 1 if to_act == 0 else 2
+    with pytest.raises(TableError, match="out of date"):
+        await manager.act(table, acting_user, "pass", version=table.version + 5)
+    with pytest.raises(IllegalAction, match="Bidding is under way"):
+        await manager.act(table, acting_user, f"play {table.game.hands[to_act][0].code}")
+    assert table.game.to_json() == before
+    record = await store.load_game(table.id)
+    assert record.actions == []
+
+
+async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns(store: Store) -> None:
+    publisher = RecordingPublisher()
+    await store.update_guild_settings(7, turn_timeout_seconds=1, computer_delay_seconds=0)
+    manager = TableManager(store, publisher, computer_delay=0.0)
+    try:
+        table = await manager.open_table(
+            guild_id=7, channel_id=9, host_id=1, host_name="Ann", variant="pitch", players=2
+        )
+        await manager.start(table, 1)
+        assert table.game is not None
+        await wait_until(lambda: table.game is not None and 0 in table.game.to_act, timeout=30)
+        await wait_until(lambda: any("reminder" in text for _, _, text in publisher.pings), timeout=30)
+        await wait_until(lambda: table.seats[0] is not None and table.seats[0].away, timeout=30)
+        assert any("did not play in time" in text for _, text in publisher.announcements)
+        await wait_until(lambda: table.status == "ended" or 0 not in table.game.to_act, timeout=30)
+        if table.status == "playing":
+            await manager.take_back(table, 1)
+            assert table.seats[0] is not None and not table.seats[0].away
+            with pytest.raises(TableError, match="already playing"):
+                await manager.take_back(table, 1)
+    finally:
+        await manager.shutdown()
