@@ -3,7 +3,9 @@ persistent components, loads the cogs, resumes unfinished tables and syncs the s
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
 from typing import Any
 
 import discord
@@ -14,12 +16,12 @@ from bot import render
 from bot.config import Settings
 from bot.discord_ui import DYNAMIC_ITEMS, DiscordPublisher, friendly, reply
 from bot.engine import EngineError
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.tables import Table, TableError, TableManager
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.table", "cogs.rules")
+EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld")
 ANNOUNCED = {"deal_scored", "game_over", "redeal"}
 
 
@@ -101,8 +103,19 @@ class TrickNightBot(commands.AutoShardedBot):
         await super().close()
 
 
+async def check_store(settings: Settings) -> None:
+    """Open and close the database once, so a bad file stops start-up before we connect."""
+    store = await Store.open(settings.database, default_computer_delay=settings.computer_delay)
+    await store.close()
+
+
 def run_bot(settings: Settings) -> int:
     """Run until stopped (Ctrl+C). The token goes to discord.py only; it is never logged."""
+    try:
+        asyncio.run(check_store(settings))
+    except StoreError as err:
+        print(f"tricknight: {err}", file=sys.stderr)
+        return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     bot = TrickNightBot(settings)
     assert settings.token is not None

@@ -110,54 +110,98 @@ def table_view(table: Table) -> discord.ui.View | None:
 def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
     names = table.names()
     lines = [f"**Your hand** — {table.title}, seat {seat + 1}: {render.pretty_cards(view['hand'])}"]
+    lines.extend(private_lines(view, seat, names))
     if view.get("trump"):
         lines.append(f"Trump: {render.suit_name(view['trump'])}")
     if view.get("trick"):
         lines.append(f"Trick: {render.trick_text(view['trick'], names)}")
-    if view["legal"]:
-        doing = "bid or pass" if view["phase"] == "bidding" else "play a card"
+    legal = view["legal"]
+    if legal and seat in view["to_act"]:
+        doing = render.PHASE_DOING.get(view["phase"], "play a card")
         lines.append(f"**Your turn:** {doing}.")
-    elif view.get("outcome"):
-        lines.append(render.status_text(view, names))
+        if "declare-out" in legal:
+            lines.append("You may also **Declare out** now (right or wrong).")
     else:
         lines.append(render.status_text(view, names))
+        if "declare-out" in legal:
+            lines.append("You may **Declare out** at any moment while the cards are played (right or wrong).")
     sitter = table.seats[seat]
     if sitter is not None and sitter.away:
         lines.append("A computer is playing for you. Click **Take my seat back** to play yourself.")
     return "\n".join(lines)
 
 
+def private_lines(view: dict[str, Any], seat: int, names: list[str]) -> list[str]:
+    """What only this seat's view holds besides the hand (buried, passed, own meld …)."""
+    lines = []
+    table_cards = view.get("table")
+    if isinstance(table_cards, list) and seat < len(table_cards) and table_cards[seat]:
+        lines.append(
+            f"Your melded cards on the table (still yours to play): {render.pretty_cards(table_cards[seat])}"
+        )
+    if view.get("buried"):
+        lines.append(f"You buried (only you see these): {render.pretty_cards(view['buried'])}")
+    if view.get("giving"):
+        lines.append(f"Cards you chose to pass: {render.pretty_cards(view['giving'])}")
+    if view.get("gave"):
+        lines.append(f"You passed: {render.pretty_cards(view['gave'])}")
+    if view.get("received"):
+        lines.append(f"You received: {render.pretty_cards(view['received'])}")
+    mine = view.get("my_meld")
+    if isinstance(mine, dict) and mine.get("melds"):
+        lines.append(f"Your meld ({mine['total']}): {render.melds_text(mine['melds'])}")
+    return lines
+
+
+CARD_KINDS = ("meld", "bury", "give", "exchange")
+ROWS = 5
+SELECT_MAX = 25
+
+
 def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
-    """Buttons for the seat's legal actions: cards in hand order (illegal ones disabled), then the rest."""
+    """Controls for the seat's legal actions: cards (buttons, illegal ones disabled, or a select of
+    the legal plays), then bids, card actions (meld, bury, give, exchange) and simple choices,
+    each as buttons when they fit in one row, else as a select."""
     ui = discord.ui.View(timeout=None)
     version = table.version
-    legal = set(view["legal"])
     sitter = table.seats[seat]
     if sitter is not None and sitter.away:
         ui.add_item(TakeBackButton(table.id))
         return ui
-    others = [a for a in view["legal"] if not a.startswith("play ")]
-    room = MAX_BUTTONS - min(len(others), 5)
-    cards = list(dict.fromkeys(view["hand"]))
-    if len(cards) <= room:
-        counts = {code: view["hand"].count(code) for code in cards}
+    legal: list[str] = view["legal"]
+
+    def label(action: str) -> str:
+        return render.action_label(view, action)
+
+    plays = [a for a in legal if a.startswith("play ")]
+    bids = [a for a in legal if a.startswith("bid ")]
+    card_actions = [a for a in legal if a.split(" ", 1)[0] in CARD_KINDS]
+    simple = [a for a in legal if a not in plays and a not in bids and a not in card_actions]
+    groups = [
+        (name, group) for name, group in (("bid", bids), ("card", card_actions), ("do", simple)) if group
+    ]
+    card_rows = ROWS - len(groups)
+    own_cards = list(view["hand"])
+    table_cards = view.get("table")
+    if isinstance(table_cards, list) and seat < len(table_cards):
+        own_cards += table_cards[seat]
+    counts: dict[str, int] = {}
+    for code in own_cards:
+        counts[code] = counts.get(code, 0) + 1
+    cards = list(counts) + [a[5:] for a in plays if a[5:] not in counts]
+    if cards and len(cards) <= card_rows * 5:
         for code in cards:
             action = f"play {code}"
-            label = render.pretty(code) + (f" ×{counts[code]}" if counts[code] > 1 else "")
-            ui.add_item(ActButton(table.id, version, action, label=label, disabled=action not in legal))
-    else:
-        plays = [a for a in view["legal"] if a.startswith("play ")]
-        if plays:
-            ui.add_item(
-                ActSelect(table.id, version, plays, render_label=lambda a: render.action_label(view, a))
-            )
-    if len(others) <= 5:
-        for action in others:
-            ui.add_item(ActButton(table.id, version, action, label=render.action_label(view, action)))
-    else:
-        ui.add_item(
-            ActSelect(table.id, version, others[:25], render_label=lambda a: render.action_label(view, a))
-        )
+            text = render.pretty(code) + (f" ×{counts[code]}" if counts.get(code, 0) > 1 else "")
+            ui.add_item(ActButton(table.id, version, action, label=text, disabled=action not in legal))
+    elif plays:
+        ui.add_item(ActSelect(table.id, version, plays, render_label=label, group="play"))
+    for name, group in groups:
+        if len(group) <= 5:
+            for action in group:
+                ui.add_item(ActButton(table.id, version, action, label=label(action)))
+        else:
+            ui.add_item(ActSelect(table.id, version, group[:SELECT_MAX], render_label=label, group=name))
     return ui
 
 
@@ -369,6 +413,8 @@ class ActButton(
     def __init__(self, table_id: int, version: int, action: str, *, label: str | None = None,
                  disabled: bool = False) -> None:  # fmt: skip
         style = discord.ButtonStyle.secondary if action.startswith("play ") else discord.ButtonStyle.primary
+        if action in ("declare-out", "concede", "throw-in"):
+            style = discord.ButtonStyle.danger
         super().__init__(
             discord.ui.Button(
                 label=label or action, style=style, disabled=disabled,
@@ -394,16 +440,35 @@ class ActButton(
         await guarded(interaction, bot_of(interaction).tables.by_id.get(self.table_id), work)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:sel:(?P<tid>\d+):(?P<ver>\d+)"):
-    """A menu of legal actions, for when there are too many for buttons."""
+SELECT_PLACEHOLDER = {
+    "play": "Play a card…",
+    "bid": "Bid…",
+    "card": "Choose cards…",
+    "do": "Choose…",
+}
 
-    def __init__(self, table_id: int, version: int, actions: list[str] | None = None,
-                 render_label: Callable[[str], str] | None = None) -> None:  # fmt: skip
+
+class ActSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"tn:sel:(?P<tid>\d+):(?P<ver>\d+)(?::(?P<group>[a-z]+))?",
+):
+    """A menu of legal actions, for when there are too many for buttons. ``group`` keeps the custom
+    ids of several menus on one message apart (``play``, ``bid``, ``card``, ``do``)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        actions: list[str] | None = None,
+        render_label: Callable[[str], str] | None = None,
+        group: str | None = None,
+    ) -> None:
         options = [
             discord.SelectOption(label=(render_label or str)(a)[:100], value=a) for a in (actions or [])[:25]
         ]
         super().__init__(
-            discord.ui.Select(custom_id=f"tn:sel:{table_id}:{version}", placeholder="Choose…",
+            discord.ui.Select(custom_id=f"tn:sel:{table_id}:{version}" + (f":{group}" if group else ""),
+                              placeholder=SELECT_PLACEHOLDER.get(group or "", "Choose…"),
                               options=options or [discord.SelectOption(label="—", value="-")])
         )  # fmt: skip
         self.table_id = table_id
@@ -413,7 +478,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:se
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActSelect:
-        return cls(int(match["tid"]), int(match["ver"]))
+        return cls(int(match["tid"]), int(match["ver"]), group=match["group"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})

@@ -23,10 +23,13 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return re.sub(r"\bseat (\d+)", lambda m: names[int(m.group(1)) - 1], text)
 
 
+IRREGULAR = {"passes": "pass", "pitches": "pitch", "buries": "bury", "is": "are", "has": "have"}
+
+
 def says(name: str, verb: str) -> str:
     """``Ann plays`` but ``You play``: ``verb`` is given in the third person."""
     if name == "You":
-        verb = {"passes": "pass", "pitches": "pitch"}.get(verb, verb[:-1])
+        verb = IRREGULAR.get(verb, verb[:-1])
     return f"{name} {verb}"
 
 
@@ -65,7 +68,14 @@ def action_label(view: dict[str, Any], action: str) -> str:
         return "Pass"
     if kind == "trump":
         return "Trump " + suit_name(rest)
-    return action
+    if kind in ("meld", "bury", "give", "exchange"):
+        cards = pretty_cards(rest.split())
+        if kind == "exchange":
+            return f"Exchange dix {cards}"
+        return f"{kind.capitalize()} {cards}"
+    if kind == "ask":
+        return "Ask for " + suit_name(rest)
+    return {"declare-out": "Declare out", "concede": "Concede", "throw-in": "Throw in"}.get(kind, action)
 
 
 def side_label(view: dict[str, Any], side: int, names: Sequence[str]) -> str:
@@ -91,6 +101,9 @@ def describe_event(event: dict[str, Any], view: dict[str, Any], names: Sequence[
         return f"{says(names[event['winner']], 'takes')} the trick ({pretty_cards(event['cards'])})."
     if kind == "deal_scored":
         return deal_summary(event, view, names)
+    text = describe_pinochle_event(event, names)
+    if text is not None:
+        return text
     if kind == "deal":
         return f"Deal {event['deal']}: {says(names[event['dealer']], 'deals')}."
     if kind == "game_over":
@@ -98,6 +111,61 @@ def describe_event(event: dict[str, Any], view: dict[str, Any], names: Sequence[
         verb = "wins" if len(event["winners"]) == 1 else "win"
         return f"Game over: {winners} {verb} ({name_seats(event['reason'], names)})."
     return ""
+
+
+def describe_pinochle_event(event: dict[str, Any], names: Sequence[str]) -> str | None:
+    """Lines for the events of the pinochle family (``None``: not one of them).
+
+    Only what the event itself makes public is shown: counts of buried or passed cards, never
+    which cards.
+    """
+    kind = event["type"]
+    who = names[event["seat"]] if isinstance(event.get("seat"), int) else ""
+    if kind == "meld":
+        return f"{says(who, 'melds')} {event['name']} ({pretty_cards(event['cards'])}) for {event['points']}."
+    if kind == "meld_shown":
+        return f"{says(who, 'shows')} meld worth {event['total']}: {melds_text(event['melds'])}."
+    if kind == "melds":
+        return "Meld is shown: " + "; ".join(
+            f"{names[seat]} {points}" for seat, points in enumerate(event.get("seat_meld") or [])
+        )
+    if kind == "exchange":
+        return f"{says(who, 'exchanges')} the dix {pretty(event['gave'])} for {pretty(event['took'])}."
+    if kind == "exchange_pass":
+        return ""
+    if kind in ("meld_turn", "draw", "give", "pass_start"):
+        return ""
+    if kind == "playoff":
+        return f"The stock is gone: the playoff begins, {says(names[event['leader']], 'leads')}."
+    if kind == "bidder":
+        return f"{says(who, 'wins')} the bid at {event['bid']}."
+    if kind == "forced_bid":
+        return f"Everyone passed: {who} is stuck with the forced bid of {event['bid']}."
+    if kind == "widow":
+        return f"The widow is turned: {pretty_cards(event['cards'])}."
+    if kind == "bury":
+        return f"{says(who, 'buries')} {event['count']} card(s)."
+    if kind == "pass_cards":
+        return f"{names[event['from']]} passes {event['count']} cards to {names[event['to']]}."
+    if kind == "passed":
+        return f"{names[event['from']]} passed {event['count']} cards to {names[event['to']]}."
+    if kind == "declare_out":
+        return f"{says(who, 'declares')} out with {event['total']} (target {event['target']})."
+    if kind == "concede":
+        return f"{says(who, 'concedes')}."
+    if kind == "gave_up":
+        return f"{says(who, 'gives')} up ({event.get('reason', '')})."
+    if kind == "throw_in":
+        return f"{says(who, 'throws')} in the hand."
+    if kind == "ask":
+        suit = event.get("suit")
+        return f"{says(who, 'asks')} for {suit_name(suit) if suit else 'nothing'}."
+    return None
+
+
+def melds_text(melds: Sequence[dict[str, Any]]) -> str:
+    """``Pinochle Q♠ J♦ 40, …`` (or ``no meld``)."""
+    return ", ".join(f"{m['name']} {pretty_cards(m['cards'])} {m['points']}" for m in melds) or "no meld"
 
 
 def deal_summary(
@@ -108,6 +176,8 @@ def deal_summary(
     Card names are left out unless asked for: by the time a summary is shown the next deal is in
     the players' hands, and a public line naming cards must never look like one of them.
     """
+    if "awards" not in summary:
+        return pinochle_summary(summary, view, names)
     lines = [f"Deal {summary['deal']} — trump {suit_name(summary['trump'])}."]
     for award in summary["awards"]:
         card = f" ({pretty(award['card'])})" if with_cards and award.get("card") else ""
@@ -120,6 +190,48 @@ def deal_summary(
     verdict = "made it" if summary["made"] else "was set back"
     lines.append(f"  {pitcher} bid {bid_text(view, summary['bid'])} and {verdict}.")
     lines.append("  Scores: " + scores_line(view, summary["scores"], names, summary["changes"]))
+    return "\n".join(lines)
+
+
+def seat_name(names: Sequence[str], seat: Any) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "nobody"
+
+
+def _seq(value: Any) -> list[Any] | None:
+    return list(value) if isinstance(value, list | tuple) else None
+
+
+def pinochle_summary(summary: dict[str, Any], view: dict[str, Any], names: Sequence[str]) -> str:
+    """A pinochle deal's score (any variant): per side meld, counters and change; the bid; scores."""
+    lines = [f"Deal {summary['deal']} — trump {suit_name(summary.get('trump'))}."]
+    bidder = summary.get("bidder")
+    if summary.get("conceded"):
+        lines.append(f"  {seat_name(names, bidder)} conceded ({summary['conceded']}).")
+    elif summary.get("gave_up"):
+        lines.append(f"  {seat_name(names, bidder)} gave up the hand ({summary['gave_up']}).")
+    meld = summary.get("meld")
+    meld_counted = _seq(summary.get("meld_counted"))
+    counted = _seq(summary.get("counted"))
+    counters = summary.get("counters")
+    changes = _seq(summary.get("changes"))
+    if isinstance(meld, list):
+        for side in range(len(view["sides"])):
+            parts = [f"meld {meld[side]}"]
+            if meld_counted is not None and meld_counted[side] != meld[side]:
+                parts[0] += " (lost: no trick)"
+            if counted is not None:
+                parts.append(f"counters {counted[side]}")
+            elif isinstance(counters, list):
+                parts.append(f"counters {counters[side]}")
+            lines.append(f"  {side_label(view, side, names)}: " + ", ".join(parts))
+    elif meld is not None and bidder is not None:
+        lines.append(f"  {names[bidder]}: meld {meld}, counters {counters}")
+    if bidder is not None and summary.get("bid") is not None and summary.get("made") is not None:
+        verdict = "made it" if summary["made"] else "was set back"
+        lines.append(f"  {names[bidder]} bid {summary['bid']} and {verdict}.")
+    if "kitty" in summary:
+        lines.append(f"  Kitty: {summary['kitty']} chip(s).")
+    lines.append("  Scores: " + scores_line(view, summary["scores"], names, changes))
     return "\n".join(lines)
 
 
@@ -150,11 +262,14 @@ def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, 
             marks.append("dealer")
         if seat == view.get("pitcher"):
             marks.append("pitcher")
+        if seat == view.get("bidder"):
+            marks.append("bidder")
         sizes = view.get("hand_sizes")
         cards = f" · {sizes[seat]} cards" if sizes and view["phase"] != "over" else ""
         side = ""
         if len(view["sides"][0]) > 1:
-            side = f" · team {'AB'[next(i for i, s in enumerate(view['sides']) if seat in s)]}"
+            index = next(i for i, s in enumerate(view["sides"]) if seat in s)
+            side = f" · team {'ABCDEFGH'[index]}"
         arrow = "▶ " if seat in to_act else ""
         extra = f" ({', '.join(marks)})" if marks else ""
         seat_lines.append(f"{arrow}{seat + 1}. {name}{extra}{side}{cards}")
@@ -165,8 +280,14 @@ def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, 
         )
     if view.get("trump"):
         pitcher = view.get("pitcher")
-        by = f" — {names[pitcher]} bid {bid_text(view, view['high_bid'])}" if pitcher is not None else ""
+        bidder = view.get("bidder")
+        by = ""
+        if pitcher is not None:
+            by = f" — {names[pitcher]} bid {bid_text(view, view['high_bid'])}"
+        elif bidder is not None and view.get("high_bid"):
+            by = f" — {names[bidder]} bid {view['high_bid']}"
         fields.append(("Trump", suit_name(view["trump"]) + by))
+    fields.extend(pinochle_fields(view, names))
     if view.get("trick"):
         fields.append(("Trick", trick_text(view["trick"], names)))
     if view.get("last_trick"):
@@ -177,12 +298,86 @@ def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, 
     return fields
 
 
+def pinochle_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str]]:
+    """What only pinochle public views hold (any variant; absent keys are skipped)."""
+    fields: list[tuple[str, str]] = []
+    if "stock" in view and view["phase"] != "over":
+        turned = f", turned {pretty(view['turned'])}" if view.get("turned") else ""
+        fields.append(("Stock", f"{view['stock']} cards{turned}"))
+    elif view.get("turned") and view["phase"] != "over":
+        fields.append(("Turned card", pretty(view["turned"])))
+    if view.get("exchanges"):
+        fields.append(
+            (
+                "Dix exchanged",
+                ", ".join(f"{names[e['seat']]} took {pretty(e['took'])}" for e in view["exchanges"]),
+            )
+        )
+    if view.get("widow"):
+        fields.append(("Widow", pretty_cards(view["widow"])))
+    if view.get("buried_count"):
+        fields.append(("Buried", f"{view['buried_count']} card(s), face down"))
+    if isinstance(view.get("table"), list) and any(view["table"]):
+        lines = [f"{names[seat]}: {pretty_cards(cards)}" for seat, cards in enumerate(view["table"]) if cards]
+        fields.append(("Melded cards on the table", "\n".join(lines)))
+    if view.get("meld_log"):
+        recent = view["meld_log"][-6:]
+        lines = [f"{names[m['seat']]}: {m['name']} {pretty_cards(m['cards'])} {m['points']}" for m in recent]
+        if view.get("deal_meld"):
+            lines.append(
+                "Meld this deal: "
+                + ", ".join(f"{names[seat]} {points}" for seat, points in enumerate(view["deal_meld"]))
+            )
+        fields.append(("Melds laid", "\n".join(lines)))
+    meld = view.get("meld")
+    if isinstance(meld, dict):
+        fields.append((f"Meld — {names[meld['seat']]} ({meld['total']})", melds_text(meld["melds"])))
+    if isinstance(view.get("melds"), list):
+        lines = [f"{names[m['seat']]} ({m['total']}): {melds_text(m['melds'])}" for m in view["melds"]]
+        if view.get("side_meld") and len(view["sides"][0]) > 1:
+            lines.append(
+                "Side meld: "
+                + ", ".join(
+                    f"{side_label(view, side, names)} {points}"
+                    for side, points in enumerate(view["side_meld"])
+                )
+            )
+        fields.append(("Meld", "\n".join(lines)))
+    passing = view.get("passing")
+    if isinstance(passing, dict) and "from" in passing:
+        fields.append(
+            ("Passing", f"{names[passing['from']]} passes {passing['count']} cards to {names[passing['to']]}")
+        )
+    elif isinstance(passing, dict) and "seats" in passing:
+        fields.append(
+            ("Passing", " & ".join(names[s] for s in passing["seats"]) + f" pass {passing['count']} cards")
+        )
+    if "kitty" in view:
+        fields.append(("Kitty", f"{view['kitty']} chip(s)"))
+    if view.get("counters") and view["phase"] != "over" and any(view["counters"]):
+        fields.append(("Counters taken", scores_line(view, view["counters"], names)))
+    return fields
+
+
+PHASE_DOING = {
+    "bidding": "bid",
+    "forced": "bid or concede",
+    "trump": "name trump",
+    "widow": "take the widow",
+    "bury": "bury cards",
+    "meld": "meld or draw",
+    "pass": "pass cards",
+    "exchange": "exchange the dix or pass",
+    "ask": "ask for a suit",
+}
+
+
 def status_text(view: dict[str, Any], names: Sequence[str]) -> str:
     if view.get("outcome"):
         winners = " & ".join(names[seat] for seat in view["outcome"]["winners"])
         return f"Game over — {winners} won ({name_seats(view['outcome']['reason'], names)})."
     waiting = ", ".join(names[seat] for seat in view["to_act"])
-    doing = "bid" if view["phase"] == "bidding" else "play"
+    doing = PHASE_DOING.get(view["phase"], "play")
     return f"Deal {view['deal']}: waiting for {waiting} to {doing}."
 
 

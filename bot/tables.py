@@ -353,6 +353,11 @@ class TableManager:
                 continue
             self._track(table)
             resumed.append(table)
+            if table.game is not None and table.game.is_over:
+                # Stopped between storing the last action and storing the result: finish now
+                # (finish_game writes nothing if the result is already there).
+                async with table.lock:
+                    await self._record_result(table)
         for table in resumed:
             self.publisher.table_changed(table)
             self._after_change(table)

@@ -90,3 +90,54 @@ def test_simulate_prints_wins_points_and_speed() -> None:
 @pytest.mark.parametrize("variant", ["pitch", "pitch-partnership"])
 def test_simulate_runs_each_pitch_variant(variant: str) -> None:
     assert main(["simulate", variant, "--games", "3"]) == 0
+
+
+PINOCHLE_SHORT = {
+    "pinochle-2": ["match=deal"],
+    "pinochle-3": ["deals=1"],
+    "pinochle-4": ["match=deal"],
+    "pinochle-4-auction": ["match=deal", "pass=4"],
+    "pinochle-6": ["match=deal"],
+    "pinochle-8": ["match=deal", "rules=auction"],
+    "double-deck": ["match=deal"],
+    "double-deck-npa": ["match=deal"],
+    "double-deck-pass": ["match=deal"],
+    "double-deck-toby-thomas": ["match=deal"],
+}
+
+
+def test_every_pinochle_variant_has_a_short_game_here() -> None:
+    from bot.engine.pinochle import pinochle_variants
+
+    assert set(pinochle_variants()) <= set(PINOCHLE_SHORT)
+
+
+@pytest.mark.parametrize("variant", sorted(PINOCHLE_SHORT))
+def test_play_every_pinochle_variant_to_the_end_choosing_the_first_option(variant: str) -> None:
+    from bot.engine import variant_names
+
+    if variant not in variant_names():
+        pytest.skip(f"{variant} is not registered")
+    argv = ["play", variant, "--seed", "3"]
+    for option in PINOCHLE_SHORT[variant]:
+        argv += ["--option", option]
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO("1\n" * 5000), out) == 0
+    text = out.getvalue()
+    assert "Game over:" in text, text[-2000:]
+    assert "Deal 1 —" in text and "Scores:" in text
+    assert "Your hand: " in text and "  1. " in text
+
+
+@pytest.mark.parametrize("content", [b"this is not a database\n" * 50, bytes(range(256)) * 40])
+def test_a_corrupt_or_foreign_database_stops_start_up_clearly(tmp_path: Path, content: bytes) -> None:
+    db = tmp_path / "broken.db"
+    db.write_bytes(content)
+    result = run_cli(
+        cwd=tmp_path, env={"DISCORD_TOKEN": "secret-token-value", "TRICKNIGHT_DATABASE": str(db)}
+    )
+    assert result.returncode == 2
+    assert "not a Trick Night database" in result.stderr or "damaged" in result.stderr, result.stderr
+    assert str(db) in result.stderr
+    assert "secret-token-value" not in result.stderr + result.stdout
+    assert db.read_bytes() == content
