@@ -22,7 +22,17 @@ from bot.tables import Table, TableError, TableManager
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld")
-ANNOUNCED = {"deal_scored", "game_over", "redeal"}
+ANNOUNCED = {
+    "deal_scored",
+    "game_over",
+    "redeal",
+    "meld",
+    "melds",
+    "widow",
+    "declare_out",
+    "gave_up",
+    "throw_in",
+}
 
 
 def describe(table: Table, event: dict[str, Any]) -> str | None:
