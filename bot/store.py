@@ -180,6 +180,7 @@ class League:
     started_at: float
     ends_at: float | None  # planned end (None: until ended by hand)
     ended_at: float | None
+    channel_id: int | None = None  # where it was started: its standings are posted there
 
     @property
     def running(self) -> bool:
@@ -1069,6 +1070,7 @@ class Store:
             started_at=row["started_at"],
             ends_at=row["ends_at"],
             ended_at=row["ended_at"],
+            channel_id=row["channel_id"],
         )
 
     async def start_league(
@@ -1079,6 +1081,7 @@ class Store:
         ends_at: float | None = None,
         *,
         started_at: float | None = None,
+        channel_id: int | None = None,
     ) -> League:
         """Start a league night; raises ``StoreError`` if one is already running in the guild."""
         name = name.strip() if isinstance(name, str) else ""
@@ -1096,10 +1099,11 @@ class Store:
                     f"the league {running['name']!r} is still running in this server; end it first"
                 )
             league_id = await self._run(
-                "INSERT INTO leagues (guild_id, name, family, started_at, ends_at) VALUES (?, ?, ?, ?, ?)",
-                (guild_id, name, family, start, ends_at),
+                "INSERT INTO leagues (guild_id, name, family, started_at, ends_at, channel_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, name, family, start, ends_at, channel_id),
             )
-        return League(league_id or 0, guild_id, name, family, start, ends_at, None)
+        return League(league_id or 0, guild_id, name, family, start, ends_at, None, channel_id)
 
     async def active_league(self, guild_id: int) -> League | None:
         """The guild's running league, or None. It may be past ``ends_at`` (see ``due_leagues``)."""

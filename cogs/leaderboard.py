@@ -7,13 +7,14 @@ and renders.
 from __future__ import annotations
 
 import io
+import logging
 import re
 import time
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.discord_ui import answers_refusals, bot_of, is_admin, reply
 from bot.engine import find_variant, parse_option_pairs
@@ -21,6 +22,7 @@ from bot.store import League, StoreError
 from bot.tables import TableError
 from cogs.table import VARIANT_CHOICES
 
+log = logging.getLogger(__name__)
 PAGE = 10
 FAMILY_CHOICES = [
     app_commands.Choice(name="Pitch", value="pitch"),
@@ -133,7 +135,38 @@ def standings_text(league: League, rows: list[Any]) -> str:
     return "\n".join(lines) if rows else f"**{league.name}**: no games were finished in this league."
 
 
+async def end_due_leagues(bot: Any) -> int:
+    """End every league past its planned end and post its standings where it was started."""
+    store = bot.store
+    ended = 0
+    for due in await store.due_leagues():
+        league, rows = await store.end_league(due.guild_id)
+        ended += 1
+        channel = bot.get_channel(league.channel_id) if league.channel_id else None
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send(
+                "🏆 League over! " + standings_text(league, rows),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+    return ended
+
+
 class LeaderboardCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.league_clock.start()
+
+    async def cog_unload(self) -> None:
+        self.league_clock.cancel()
+
+    @tasks.loop(minutes=1)
+    async def league_clock(self) -> None:
+        """Leagues with a planned end close on time, and their standings are posted."""
+        try:
+            await end_due_leagues(self.bot)
+        except (StoreError, discord.HTTPException) as err:
+            log.warning("could not end a due league: %s", err)
+
     leaderboard = app_commands.Group(
         name="leaderboard", description="This server's leaderboards", guild_only=True
     )
@@ -210,7 +243,9 @@ class LeaderboardCog(commands.Cog):
         require_admin(interaction)
         ends = time.time() + hours * 3600 if hours else None
         try:
-            league = await bot_of(interaction).store.start_league(interaction.guild_id or 0, name, game, ends)
+            league = await bot_of(interaction).store.start_league(
+                interaction.guild_id or 0, name, game, ends, channel_id=interaction.channel_id
+            )
         except StoreError as err:
             raise TableError(str(err)) from None
         until = f" until <t:{int(ends)}:t>" if ends else ""
@@ -298,4 +333,4 @@ class LeaderboardCog(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(BoardButton, ResetButton)
-    await bot.add_cog(LeaderboardCog())
+    await bot.add_cog(LeaderboardCog(bot))

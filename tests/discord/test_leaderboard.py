@@ -120,3 +120,36 @@ async def test_settings_and_reset_are_for_admins(club: dict[str, Any]) -> None:
     assert await env.bot.store.leaderboard_count(guild.id) == 0
     r = await admin.slash(club["channel"], "leaderboard export")
     assert r.ephemeral and r.response.attachments
+
+
+async def test_a_league_past_its_planned_end_is_closed_and_posted(club: dict[str, Any]) -> None:
+    from cogs.leaderboard import end_due_leagues
+
+    env, guild, admin, players = club["env"], club["guild"], club["admin"], club["players"]
+    r = await admin.slash(club["channel"], "league start", name="Tuesday", hours=1.0)
+    assert "Tuesday" in r.response.content
+    await record_game(env.bot.store, guild.id, players[4].id, players[5].id)
+    assert await end_due_leagues(env.bot) == 0  # not due yet
+    league = await env.bot.store.active_league(guild.id)
+    assert league is not None and league.channel_id == club["channel"].id
+    import time
+
+    assert await end_due_leagues_at(env.bot, time.time() + 2 * 3600) == 1
+    posted = [m.content for m in club["channel"].history() if "League over" in (m.content or "")]
+    assert posted and "Tuesday" in posted[-1] and f"<@{players[4].id}>" in posted[-1]
+    assert await env.bot.store.active_league(guild.id) is None
+
+
+async def end_due_leagues_at(bot: Any, now: float) -> int:
+    """end_due_leagues with the clock moved forward (the store's due check takes ``now``)."""
+    from unittest import mock
+
+    from cogs import leaderboard
+
+    real = bot.store.due_leagues
+
+    async def due_later(now_: float | None = None) -> Any:
+        return await real(now)
+
+    with mock.patch.object(bot.store, "due_leagues", due_later):
+        return await leaderboard.end_due_leagues(bot)
