@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.config import Settings
-from bot.discord_ui import DYNAMIC_ITEMS, DiscordPublisher, friendly, reply
+from bot.discord_ui import DYNAMIC_ITEMS, DiscordPublisher, refuse, reply
 from bot.engine import EngineError
 from bot.store import Store, StoreError
 from bot.tables import Table, TableError, TableManager
@@ -72,9 +72,7 @@ class TrickNightBot(commands.AutoShardedBot):
             self.settings.database, default_computer_delay=self.settings.computer_delay
         )
         self.publisher = DiscordPublisher(self, min_edit_interval=self.min_edit_interval)
-        self.tables = TableManager(
-            self.store, self.publisher, computer_delay=self.settings.computer_delay, describe=describe
-        )
+        self.tables = TableManager(self.store, self.publisher, describe=describe)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -93,8 +91,7 @@ class TrickNightBot(commands.AutoShardedBot):
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, TableError | EngineError):
-            table = self.tables.table_in(interaction.channel_id or 0) if hasattr(self, "tables") else None
-            await reply(interaction, friendly(table, original))
+            await refuse(interaction, original)
             return
         if isinstance(error, app_commands.NoPrivateMessage):
             await reply(interaction, "Tables live in server channels: use this command in a server.")

@@ -27,7 +27,7 @@ import discord
 from bot import render
 from bot.ai import levels
 from bot.engine import EngineError, find_variant
-from bot.tables import Table, TableError
+from bot.tables import StaleAction, Table, TableError
 
 if TYPE_CHECKING:
     from bot.app import TrickNightBot
@@ -100,9 +100,9 @@ def table_view(table: Table) -> discord.ui.View | None:
         view.add_item(LobbyButton(table.id, "start"))
         return view
     if table.status == "playing":
-        view.add_item(ShowHandButton(table.id))
+        view.add_item(SeatButton(table.id, "hand"))
         if any(seat is not None and seat.away for seat in table.seats):
-            view.add_item(TakeBackButton(table.id))
+            view.add_item(SeatButton(table.id, "back"))
         return view
     return None
 
@@ -166,7 +166,7 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     version = table.version
     sitter = table.seats[seat]
     if sitter is not None and sitter.away:
-        ui.add_item(TakeBackButton(table.id))
+        ui.add_item(SeatButton(table.id, "back"))
         return ui
     legal: list[str] = view["legal"]
 
@@ -225,14 +225,25 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
-async def guarded(
-    interaction: discord.Interaction, table: Table | None, work: Callable[[], Awaitable[None]]
+async def refuse(interaction: discord.Interaction, err: Exception, table: Table | None = None) -> None:
+    """Answer a refused action (``TableError``/``EngineError``) ephemerally, with player names."""
+    if table is None:
+        tables = getattr(interaction.client, "tables", None)
+        table = tables.table_in(interaction.channel_id or 0) if tables else None
+    await reply(interaction, friendly(table, err))
+
+
+async def on_table(
+    interaction: discord.Interaction, table_id: int, work: Callable[[Table], Awaitable[None]]
 ) -> None:
-    """Run a handler; a refused action gets a clear ephemeral reply and changes nothing."""
+    """Run a component's handler for its table. Refusals get a clear ephemeral reply and change
+    nothing; anything unexpected is logged and answered too (discord.py only logs DynamicItem
+    errors, which would leave the click unanswered)."""
+    manager = bot_of(interaction).tables
     try:
-        await work()
+        await work(manager.get(table_id))
     except (TableError, EngineError) as err:
-        await reply(interaction, friendly(table, err))
+        await refuse(interaction, err, manager.by_id.get(table_id))
     except Exception:
         log.exception("interaction failed")
         await reply(interaction, "Something went wrong on our side; nothing was changed. Try again.")
@@ -247,9 +258,7 @@ def answers_refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awai
         try:
             await func(self, interaction, *args, **kwargs)
         except (TableError, EngineError) as err:
-            tables = getattr(interaction.client, "tables", None)
-            table = tables.table_in(interaction.channel_id or 0) if tables else None
-            await reply(interaction, friendly(table, err))
+            await refuse(interaction, err)
 
     # discord.py reads the parameters from the signature; give it the resolved annotations.
     wrapper.__signature__ = inspect.signature(func, eval_str=True)  # type: ignore[attr-defined]
@@ -279,14 +288,12 @@ async def act_and_answer(
     manager = bot_of(interaction).tables
     try:
         result = await manager.act(table, interaction.user.id, action, version)
-    except TableError as err:
-        if "out of date" in str(err) and table.status == "playing":
-            seat, view = manager.view_for(table, interaction.user.id)
-            await reply(
-                interaction, f"{err}\n\n{hand_text(table, seat, view)}", view=hand_view(table, seat, view)
-            )
-            return
-        raise
+    except StaleAction as err:
+        seat, view = manager.view_for(table, interaction.user.id)
+        await reply(
+            interaction, f"{err}\n\n{hand_text(table, seat, view)}", view=hand_view(table, seat, view)
+        )
+        return
     if table.status != "playing" or table.game is None:
         shown = render.action_label(table.game.public_view() if table.game else {}, action)
         await interaction.response.edit_message(content=f"You: {shown}. The game is over.", view=None)
@@ -298,10 +305,6 @@ async def act_and_answer(
         await interaction.response.edit_message(content=content, view=hand_view(table, seat, view))
     else:
         await reply(interaction, content, view=hand_view(table, seat, view))
-
-
-def table_from(interaction: discord.Interaction, table_id: int) -> Table:
-    return bot_of(interaction).tables.get(table_id)
 
 
 # ----- components ------------------------------------------------------------------------------------
@@ -334,8 +337,7 @@ class LobbyButton(
         return cls(int(match["tid"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            table = table_from(interaction, self.table_id)
+        async def work(table: Table) -> None:
             manager = bot_of(interaction).tables
             user = interaction.user.id
             if self.op == "join":
@@ -351,57 +353,40 @@ class LobbyButton(
                 seat = await manager.add_computer(table, user, self.op[4:])
                 await reply(interaction, f"A computer player ({self.op[4:]}) sits in seat {seat + 1}.")
 
-        await guarded(interaction, bot_of(interaction).tables.by_id.get(self.table_id), work)
+        await on_table(interaction, self.table_id, work)
 
 
-class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:hand:(?P<tid>\d+)"):
-    """The public **Show my hand** button: each click answers with a new ephemeral message."""
+SEAT_BUTTONS = {
+    "hand": ("Show my hand", discord.ButtonStyle.primary),
+    "back": ("Take my seat back", discord.ButtonStyle.success),
+}
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Show my hand", style=discord.ButtonStyle.primary, custom_id=f"tn:hand:{table_id}"
-            )
-        )
+
+class SeatButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:(?P<op>hand|back):(?P<tid>\d+)"
+):
+    """**Show my hand** (each click answers with a new ephemeral message) and **Take my seat back**
+    (for a player whose seat a computer took over after the turn timer ran out)."""
+
+    def __init__(self, table_id: int, op: str) -> None:
+        label, style = SEAT_BUTTONS[op]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tn:{op}:{table_id}"))
         self.table_id = table_id
+        self.op = op
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ShowHandButton:
-        return cls(int(match["tid"]))
+    ) -> SeatButton:
+        return cls(int(match["tid"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await send_hand(interaction, table_from(interaction, self.table_id))
-
-        await guarded(interaction, bot_of(interaction).tables.by_id.get(self.table_id), work)
-
-
-class TakeBackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:back:(?P<tid>\d+)"):
-    """For a player whose seat a computer took over after the turn timer ran out."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Take my seat back", style=discord.ButtonStyle.success, custom_id=f"tn:back:{table_id}"
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TakeBackButton:
-        return cls(int(match["tid"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            table = table_from(interaction, self.table_id)
-            await bot_of(interaction).tables.take_back(table, interaction.user.id)
+        async def work(table: Table) -> None:
+            if self.op == "back":
+                await bot_of(interaction).tables.take_back(table, interaction.user.id)
             await send_hand(interaction, table)
 
-        await guarded(interaction, bot_of(interaction).tables.by_id.get(self.table_id), work)
+        await on_table(interaction, self.table_id, work)
 
 
 class ActButton(
@@ -432,12 +417,10 @@ class ActButton(
         return cls(int(match["tid"]), int(match["ver"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await act_and_answer(
-                interaction, table_from(interaction, self.table_id), self.action, self.version
-            )
+        async def work(table: Table) -> None:
+            await act_and_answer(interaction, table, self.action, self.version)
 
-        await guarded(interaction, bot_of(interaction).tables.by_id.get(self.table_id), work)
+        await on_table(interaction, self.table_id, work)
 
 
 SELECT_PLACEHOLDER = {
@@ -484,18 +467,16 @@ class ActSelect(
         data: dict[str, Any] = dict(interaction.data or {})
         values: list[str] = list(data.get("values") or [])
 
-        async def work() -> None:
+        async def work(table: Table) -> None:
             if not values:
                 raise TableError("Choose one option from the menu.")
-            await act_and_answer(
-                interaction, table_from(interaction, self.table_id), str(values[0]), self.version
-            )
+            await act_and_answer(interaction, table, str(values[0]), self.version)
 
-        await guarded(interaction, bot_of(interaction).tables.by_id.get(self.table_id), work)
+        await on_table(interaction, self.table_id, work)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, ShowHandButton, TakeBackButton, ActButton, ActSelect,
+    LobbyButton, SeatButton, ActButton, ActSelect,
 )  # fmt: skip
 
 
@@ -606,8 +587,7 @@ class DiscordPublisher:
                 log.info("table %s: its message was deleted; posting a new one", table.id)
         old = table.message_id
         message = await channel.send(content=content, embed=embed, view=view or discord.utils.MISSING)
-        table.message_id = message.id
-        await self.bot.tables.store.update_game(table.id, message_id=message.id)
+        await self.bot.tables.set_message(table, message.id)
         if old is not None and repost and isinstance(channel, discord.TextChannel | discord.Thread):
             with contextlib.suppress(discord.HTTPException):
                 moved = "This table moved to a newer message below."

@@ -15,17 +15,19 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.ai import Player, decide, levels, make_player
-from bot.engine import Action, EngineError, Game, IllegalAction, find_variant, new_game, parse_action
+from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import resolve_options
-from bot.store import Store
+from bot.store import GameRecord, Store
 
 log = logging.getLogger(__name__)
-
-DEFAULT_TURN_TIMEOUT = 300.0
 
 
 class TableError(Exception):
     """A table operation that cannot be done now; the message is shown to the user as is."""
+
+
+class StaleAction(TableError):
+    """A click on controls from an earlier moment of the game (a stale button or a double click)."""
 
 
 @dataclass
@@ -151,12 +153,10 @@ class TableManager:
         store: Store,
         publisher: Publisher,
         *,
-        computer_delay: float = 1.0,
         describe: Callable[[Table, dict[str, Any]], str | None] | None = None,
     ) -> None:
         self.store = store
         self.publisher = publisher
-        self.computer_delay = computer_delay
         self.describe = describe
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
@@ -205,7 +205,8 @@ class TableManager:
         defaults = await self._guild_defaults(guild_id, cls.name)
         resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
-        table_id = await self.store.create_game(
+        table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
+        table.id = await self.store.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
@@ -214,10 +215,9 @@ class TableManager:
             options=resolved,
             seed=0,
             players=count,
-            seats=[s.to_json() if s else None for s in seats],
+            seats=table.seats_json(),
             status="lobby",
         )
-        table = Table(table_id, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
         self._track(table)
         return table
 
@@ -252,7 +252,6 @@ class TableManager:
                 current = table.seats[seat]
                 assert current is not None
                 table.seats[seat] = Seat("computer", f"Computer ({current.name}'s seat)", level="basic")
-                table.bots[seat] = make_player(table.family, "basic", self._bot_seed(table, seat))
                 self.publisher.announce(table, f"{current.name} left: a computer plays their seat.")
             await self._save_seats(table)
         self.publisher.table_changed(table)
@@ -311,12 +310,9 @@ class TableManager:
         async with table.lock:
             seat = self._playing_seat(table, user_id)
             if version is not None and version != table.version:
-                raise TableError("That button is out of date: the game has moved on. Here is your hand now.")
+                raise StaleAction("That button is out of date: the game has moved on. Here is your hand now.")
             if isinstance(action, str):
                 action = parse_action(action)
-            assert table.game is not None
-            if seat not in table.game.to_act and not table.game.legal_actions(seat):
-                raise IllegalAction(self._waiting_text(table))
             events = await self._apply(table, seat, action)
         self._after_change(table)
         return ActResult(table, seat, action, events)
@@ -335,6 +331,11 @@ class TableManager:
         self.publisher.table_changed(table)
         self._after_change(table)
 
+    async def set_message(self, table: Table, message_id: int) -> None:
+        """Remember which message shows the table (buttons and edits go there)."""
+        table.message_id = message_id
+        await self.store.update_game(table.id, message_id=message_id)
+
     def view_for(self, table: Table, user_id: int) -> tuple[int, dict[str, Any]]:
         """The seat and ``view(seat)`` of a seated person (what their ephemeral hand shows)."""
         seat = self._playing_seat(table, user_id)
@@ -348,7 +349,7 @@ class TableManager:
         for record in await self.store.unfinished_games():
             try:
                 table = self._rebuild(record)
-            except (EngineError, KeyError, ValueError) as err:
+            except EngineError as err:
                 log.error("table %s cannot be resumed: %s", record.id, err)
                 continue
             self._track(table)
@@ -363,7 +364,7 @@ class TableManager:
             self._after_change(table)
         return resumed
 
-    def _rebuild(self, record: Any) -> Table:
+    def _rebuild(self, record: GameRecord) -> Table:
         seats = [Seat.from_json(s) if s else None for s in record.seats]
         table = Table(
             record.id, record.guild_id, record.channel_id, record.host_id, record.variant,
@@ -371,10 +372,7 @@ class TableManager:
             seed=record.seed, message_id=record.message_id,
         )  # fmt: skip
         if record.status == "playing":
-            game = new_game(record.variant, players=record.players, options=record.options, seed=record.seed)
-            for seat, text in record.actions:
-                game.apply(seat, text)
-            table.game = game
+            table.game = Game.from_json(record.engine_record())
             self._make_bots(table)
         return table
 
@@ -395,8 +393,7 @@ class TableManager:
 
     async def _guild_defaults(self, guild_id: int, variant: str) -> dict[str, Any]:
         settings = await self.store.guild_settings(guild_id)
-        defaults = getattr(settings, "default_options", {}) or {}
-        return dict(defaults.get(variant, {}))
+        return dict(settings.default_options.get(variant, {}))
 
     def _check_lobby(self, table: Table, verb: str) -> None:
         if table.status != "lobby":
@@ -419,24 +416,15 @@ class TableManager:
             raise TableError("The game has not started yet.")
         return seat
 
-    def _waiting_text(self, table: Table) -> str:
-        assert table.game is not None
-        names = table.names()
-        waiting = ", ".join(names[s] for s in table.game.to_act) or "nobody"
-        return f"It is not your turn: waiting for {waiting}."
-
     async def _save_seats(self, table: Table) -> None:
         await self.store.update_game(table.id, seats=table.seats_json())
-
-    def _bot_seed(self, table: Table, seat: int) -> int:
-        return (table.seed or 0) * 31 + seat
 
     def _make_bots(self, table: Table) -> None:
         table.bots = {}
         for index, seat in enumerate(table.seats):
             assert seat is not None
-            level = seat.level if not seat.is_human else "basic"
-            table.bots[index] = make_player(table.family, level, self._bot_seed(table, index))
+            # A person's seat gets one too: it plays for them while they are away.
+            table.bots[index] = make_player(table.family, seat.level, (table.seed or 0) * 31 + index)
 
     async def _apply(self, table: Table, seat: int, action: Action) -> list[dict[str, Any]]:
         """Apply on a copy, store the action, then swap the copy in: all or nothing."""
@@ -477,15 +465,17 @@ class TableManager:
             )
         settings = await self.store.guild_settings(table.guild_id)
         has_computer = any(seat is None or seat.plays_itself for seat in table.seats)
-        rated = not has_computer or bool(getattr(settings, "rate_computer_games", False))
+        rated = not has_computer or settings.rate_computer_games
         await self.store.finish_game(
             table.id, guild_id=table.guild_id, family=table.family, results=results, rated=rated
         )
-        table.status = "ended"
-        self._untrack(table)
+        self._ended(table)
 
     async def _close(self, table: Table, status: str) -> None:
         await self.store.update_game(table.id, status=status)
+        self._ended(table)
+
+    def _ended(self, table: Table) -> None:
         table.status = "ended"
         self._untrack(table)
         for task in (table.driver, table.timer):
@@ -495,6 +485,7 @@ class TableManager:
     def _untrack(self, table: Table) -> None:
         if self.by_channel.get(table.channel_id) is table:
             del self.by_channel[table.channel_id]
+        self.by_id.pop(table.id, None)
 
     # ----- computer turns and the turn timer --------------------------------------------------------
     def _after_change(self, table: Table) -> None:
@@ -534,7 +525,7 @@ class TableManager:
                     return
                 seat, version = auto[0], table.version
                 snapshot = game.copy()
-            delay = await self._computer_delay(table)
+            delay = (await self.store.guild_settings(table.guild_id)).computer_delay_seconds
             if delay:
                 await asyncio.sleep(delay)
             action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
@@ -544,13 +535,9 @@ class TableManager:
                 await self._apply(table, seat, action)
             self._after_change(table)  # a person to act next gets the ping and the timer
 
-    async def _computer_delay(self, table: Table) -> float:
-        settings = await self.store.guild_settings(table.guild_id)
-        return float(getattr(settings, "computer_delay_seconds", self.computer_delay))
-
     async def _turn_timer(self, table: Table, version: int, user_ids: list[int]) -> None:
         settings = await self.store.guild_settings(table.guild_id)
-        timeout = float(getattr(settings, "turn_timeout_seconds", DEFAULT_TURN_TIMEOUT))
+        timeout = float(settings.turn_timeout_seconds)
         if timeout <= 0:
             return
         await asyncio.sleep(timeout / 2)

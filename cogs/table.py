@@ -60,8 +60,7 @@ class TableCog(commands.Cog):
             view=table_view(table),
         )
         message = await interaction.original_response()
-        table.message_id = message.id
-        await bot_of(interaction).tables.store.update_game(table.id, message_id=message.id)
+        await bot_of(interaction).tables.set_message(table, message.id)
 
     @table.command(name="join", description="Take a seat at this channel's table")
     @answers_refusals

@@ -26,7 +26,7 @@ class SilentPublisher:
 
 async def main(path: str, create: int) -> None:
     store = await Store.open(path, default_computer_delay=0.0)
-    manager = TableManager(store, SilentPublisher(), computer_delay=0.0)
+    manager = TableManager(store, SilentPublisher())
     tables = await manager.resume_all()
     for channel in range(1, create + 1):
         host = 1000 + channel

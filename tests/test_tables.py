@@ -60,7 +60,7 @@ async def wait_until(condition: Any, timeout: float = 60.0) -> None:
 
 async def test_several_computer_tables_keep_the_event_loop_responsive(store: Store) -> None:
     await store.update_guild_settings(1, computer_delay_seconds=0)
-    manager = TableManager(store, RecordingPublisher(), computer_delay=0.0)
+    manager = TableManager(store, RecordingPublisher())
     worst = 0.0
     running = True
 
@@ -96,7 +96,7 @@ async def test_several_computer_tables_keep_the_event_loop_responsive(store: Sto
 
 async def test_refusals_change_nothing(store: Store) -> None:
     publisher = RecordingPublisher()
-    manager = TableManager(store, publisher, computer_delay=0.0)
+    manager = TableManager(store, publisher)
     table = await manager.open_table(guild_id=1, channel_id=5, host_id=1, host_name="Ann", variant="pitch",
                                      players=2)  # fmt: skip
     with pytest.raises(TableError, match="already have a seat"):
@@ -130,7 +130,7 @@ async def test_refusals_change_nothing(store: Store) -> None:
 async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns(store: Store) -> None:
     publisher = RecordingPublisher()
     await store.update_guild_settings(7, turn_timeout_seconds=1, computer_delay_seconds=0)
-    manager = TableManager(store, publisher, computer_delay=0.0)
+    manager = TableManager(store, publisher)
     try:
         table = await manager.open_table(
             guild_id=7, channel_id=9, host_id=1, host_name="Ann", variant="pitch", players=2
