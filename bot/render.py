@@ -52,8 +52,9 @@ def suit_name(code: str | None) -> str:
 def bid_text(view: dict[str, Any], amount: int | None) -> str:
     if amount is None:
         return "pass"
-    if view.get("family") == "pitch" and view.get("variant") == "pitch-partnership" and amount == 5:
-        return "smudge"
+    named = (view.get("bid_names") or {}).get(str(amount))
+    if named:
+        return str(named)
     return str(amount)
 
 

@@ -105,6 +105,10 @@ class PitchBase(Game):
     def dealer_may_steal(self) -> bool:
         return True
 
+    def bid_names(self) -> dict[str, str]:
+        """Bids that have a name of their own (shown instead of the number)."""
+        return {}
+
     def dealer_must_bid(self) -> bool:
         return False
 
@@ -322,6 +326,7 @@ class PitchBase(Game):
             "to_act": list(self.to_act),
             "bids": [{"seat": seat, "amount": amount} for seat, amount in self.bids],
             "high_bid": self.high_bid or None,
+            "bid_names": self.bid_names(),
             "pitcher": self.pitcher,
             "trump": self.trump.value if self.trump else None,
             "leader": self.leader if self.phase == "play" else None,
@@ -443,6 +448,9 @@ class PartnershipPitch(PitchBase):
 
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
         return ((0, 2), (1, 3))
+
+    def bid_names(self) -> dict[str, str]:
+        return {str(SMUDGE): "smudge"}
 
     def dealer_must_bid(self) -> bool:
         return True
