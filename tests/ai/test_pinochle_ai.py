@@ -68,33 +68,28 @@ def test_always_exchanges_the_dix_for_the_turned_card() -> None:
     assert str(decide(PinochlePlayer(1), game, 1)) == "exchange 9H"
 
 
-def test_two_hand_melds_the_royal_marriage_before_the_flush() -> None:
+def _two_hand_meld(elder: str, dealer_hand: str, turned: str, lead: str, follow: str) -> TwoHand:
+    """A two-hand deal (seat 1 deals) after a first trick: the elder leads, the dealer follows."""
     game = new_game("pinochle-2", seed=1)
     assert isinstance(game, TwoHand)
-    rig_two(
-        game,
-        dealer=1,
-        elder="AH 10H KH QH JH AS 9S 9D JS JC 10D QD",
-        dealer_hand="9H 9D QC KC 10S KS KD KD QS QS 10C 9C",
-        turned="QH",
+    rig_two(game, dealer=1, elder=elder, dealer_hand=dealer_hand, turned=turned)
+    play(game, (0, f"play {lead}"), (1, f"play {follow}"))
+    return game
+
+
+def test_two_hand_melds_the_royal_marriage_before_the_flush() -> None:
+    game = _two_hand_meld(
+        "AH 10H KH QH JH AS 9S 9D JS JC 10D QD", "9H 9D QC KC 10S KS KD KD QS QS 10C 9C", "QH", "AS", "9D"
     )
-    play(game, (0, "play AS"), (1, "play 9D"))
     assert game.phase == "meld" and game.to_act == (0,)
     # Royal marriage now (40), the flush after a later trick (150): 190 instead of 150.
     assert str(decide(PinochlePlayer(1), game, 0)) == "meld KH QH"
 
 
 def test_two_hand_prefers_pinochle_first_then_the_marriage() -> None:
-    game = new_game("pinochle-2", seed=1)
-    assert isinstance(game, TwoHand)
-    rig_two(
-        game,
-        dealer=1,
-        elder="KS QS JD AH AD AC 10H 10D 9D JS JH 10S",
-        dealer_hand="9S 9H 9D JC QC KC AS AS KH QH KD QD",
-        turned="10C",
+    game = _two_hand_meld(
+        "KS QS JD AH AD AC 10H 10D 9D JS JH 10S", "9S 9H 9D JC QC KC AS AS KH QH KD QD", "10C", "AH", "9S"
     )
-    play(game, (0, "play AH"), (1, "play 9S"))
     assert str(decide(PinochlePlayer(1), game, 0)) == "meld QS JD"
 
 

@@ -1,9 +1,12 @@
-"""Helpers for pinochle tests: stack the deck for a deal, find every card, play scripted actions."""
+"""Helpers for pinochle tests: stack the deck for a deal, find every card, play scripted actions,
+check that views keep hidden cards hidden."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from bot.engine import Card, Game, make_deck, new_game, parse_cards
@@ -131,3 +134,46 @@ def play(game: Game, *actions: tuple[int, str]) -> list[dict[str, Any]]:
 
 def new(variant: str, seed: int = 1, **options: Any) -> Any:
     return new_game(variant, seed=seed, options=options)
+
+
+# ----- privacy ------------------------------------------------------------------------------------
+def strings_in(value: Any) -> list[str]:
+    """Every string in a JSON-like value (dict keys included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in strings_in(item)]
+    return []
+
+
+def check_view_private(
+    game: PinochleGame,
+    seat: int,
+    rng: random.Random,
+    shuffle: bool,
+    known: Callable[[], list[Card]],
+    hidden_places: Callable[[Any, int], list[list[Card]]],
+) -> None:
+    """``seat``'s view is JSON and names no card in ``hidden_places`` but those it may know
+    (``known()``); with ``shuffle``, it stays the same when the hidden cards are dealt around."""
+    view = game.view(seat)
+    assert json.loads(json.dumps(view)) == view  # JSON-able
+    codes = {card.code for card in known()}
+    hidden = {card.code for place in hidden_places(game, seat) for card in place} - codes
+    leaked = set(strings_in(view)) & hidden
+    assert not leaked, (game.name, seat, game.phase, leaked)
+    if not shuffle:
+        return
+    # The view must not change when the cards hidden from the seat are dealt around differently.
+    other = game.copy()
+    places = hidden_places(other, seat)
+    pool = [card for place in places for card in place]
+    rng.shuffle(pool)
+    for place in places:
+        size = len(place)
+        place[:] = pool[:size]
+        pool = pool[size:]
+    other.invalidate()
+    assert other.view(seat) == view, (game.name, seat, game.phase)

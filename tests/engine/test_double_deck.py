@@ -13,6 +13,7 @@ from bot.engine import BadOption, Card, IllegalAction, Suit, find_variant, new_g
 from bot.engine.meld import meld_total
 from bot.engine.pinochle.double_deck import DoubleDeck, bid_ladder, double_deck_table
 from tests.engine.double_deck_helpers import act, bid_out, check_cards, dd, rig
+from tests.engine.pinochle_helpers import strings_in
 
 # Dealer 3: seat 0 bids first. Sides: seats 0 & 2, seats 1 & 3.
 # Seat 0 (hearts trump): run 15 + royal marriage 4, spade marriage 2, pinochle 4, aces around 10 = 35.
@@ -31,16 +32,6 @@ OPP1 = "AS 10S KS KS KS QS JS AH 10H KH KH QH JH AD 10D 10D KD QD JD QC"
 
 def legal(game: DoubleDeck, seat: int) -> list[str]:
     return [str(a) for a in game.legal_actions(seat)]
-
-
-def strings_in(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
-    if isinstance(value, list | tuple):
-        return [s for item in value for s in strings_in(item)]
-    return []
 
 
 # ----- options and presets ------------------------------------------------------------------------

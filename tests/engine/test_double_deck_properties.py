@@ -17,6 +17,7 @@ from bot.ai import decide, make_player
 from bot.engine import Card, Game, IllegalAction, new_game
 from bot.engine.pinochle.double_deck import DoubleDeck
 from tests.engine.double_deck_helpers import check_cards
+from tests.engine.pinochle_helpers import check_view_private, strings_in
 
 PRESETS = ["double-deck", "double-deck-npa", "double-deck-toby-thomas", "double-deck-pass"]
 MAX_DEALS = 60
@@ -97,16 +98,6 @@ def test_computer_players_against_random_ones_finish_their_games() -> None:
 
 
 # ----- privacy ------------------------------------------------------------------------------------
-def strings_in(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
-    if isinstance(value, list | tuple):
-        return [s for item in value for s in strings_in(item)]
-    return []
-
-
 def own_cards(game: DoubleDeck, seat: int) -> list[Card]:
     return game.hands[seat] + game.giving[seat] + game.gave[seat] + game.received[seat]
 
@@ -128,25 +119,9 @@ def hidden_places(game: DoubleDeck, seat: int) -> list[list[Card]]:
 
 
 def check_private(game: DoubleDeck, seat: int, rng: random.Random, shuffle: bool) -> None:
-    view = game.view(seat)
-    assert json.loads(json.dumps(view)) == view
-    known = {card.code for card in own_cards(game, seat) + public_cards(game)}
-    hidden = {card.code for place in hidden_places(game, seat) for card in place} - known
-    leaked = set(strings_in(view)) & hidden
-    assert not leaked, (game.name, seat, game.phase, leaked)
-    if not shuffle:
-        return
-    # The view must not change when the cards hidden from the seat are dealt around differently.
-    other = game.copy()
-    places = hidden_places(other, seat)
-    pool = [card for place in places for card in place]
-    rng.shuffle(pool)
-    for place in places:
-        size = len(place)
-        place[:] = pool[:size]
-        pool = pool[size:]
-    other.invalidate()
-    assert other.view(seat) == view, (game.name, seat, game.phase)
+    check_view_private(
+        game, seat, rng, shuffle, lambda: own_cards(game, seat) + public_cards(game), hidden_places
+    )
 
 
 VIEW_CASES = [

@@ -166,20 +166,22 @@ def test_counting_options(count: str, values: dict[str, int]) -> None:
     assert sum(next(e for e in events if e["type"] == "deal_scored")["counters"]) == 250
 
 
-def _strict(game: PartnershipBase) -> None:
-    rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
-    game.apply(1, "pass")
-
-
-def test_on_a_trump_lead_each_player_must_beat_the_best_trump_if_able() -> None:
+def _to_play(s0: str, s1: str, s2: str, s3: str) -> PartnershipBase:
+    """A four-hand game dealt these hands (seat 3 deals), past the dix exchange."""
     game = four()
-    s0 = "QH AS 10S 10S KS QS JS 9S KD QD JD 9D"
-    s1 = "9H KH 10H AD 10D KC QC JC 9C 9C 10C AC"
-    s2 = "AC 10C KC QC JC KD QD AD 10D JD 9D KS"
-    s3 = "QS JS 9S AH AS JH JH 9H QH KH 10H AH"
     rig_hands(game, {0: s0, 1: s1, 2: s2, 3: s3}, dealer=3)
     while game.phase == "exchange":
         game.apply(game.to_act[0], "pass")
+    return game
+
+
+def test_on_a_trump_lead_each_player_must_beat_the_best_trump_if_able() -> None:
+    game = _to_play(
+        "QH AS 10S 10S KS QS JS 9S KD QD JD 9D",
+        "9H KH 10H AD 10D KC QC JC 9C 9C 10C AC",
+        "AC 10C KC QC JC KD QD AD 10D JD 9D KS",
+        "QS JS 9S AH AS JH JH 9H QH KH 10H AH",
+    )
     game.apply(0, "play QH")
     assert {str(a) for a in game.legal_actions(1) if str(a) != "declare-out"} == {"play KH", "play 10H"}
     with pytest.raises(IllegalAction, match="must beat Q♥"):
@@ -187,14 +189,12 @@ def test_on_a_trump_lead_each_player_must_beat_the_best_trump_if_able() -> None:
 
 
 def test_no_duty_to_over_trump_a_plain_trick_already_trumped() -> None:
-    game = four()
-    s0 = "AS 10S 10S KS QS JS 9S KD QD JD 9D JS"
-    s1 = "9H KH QH AD 10D KC QC JC 9C 9C 10C AC"
-    s2 = "AC 10C KC QC JC KD QD AD 10D JD 9D 10H"
-    s3 = "QS 9S KS AH AS JH JH 9H QH KH 10H AH"
-    rig_hands(game, {0: s0, 1: s1, 2: s2, 3: s3}, dealer=3)
-    while game.phase == "exchange":
-        game.apply(game.to_act[0], "pass")
+    game = _to_play(
+        "AS 10S 10S KS QS JS 9S KD QD JD 9D JS",
+        "9H KH QH AD 10D KC QC JC 9C 9C 10C AC",
+        "AC 10C KC QC JC KD QD AD 10D JD 9D 10H",
+        "QS 9S KS AH AS JH JH 9H QH KH 10H AH",
+    )
     # Seat 0 leads a spade; seat 1 has none and must trump (any trump).
     game.apply(0, "play AS")
     legal1 = {str(a) for a in game.legal_actions(1) if str(a) != "declare-out"}

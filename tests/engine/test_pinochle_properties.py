@@ -17,7 +17,7 @@ from bot.engine.pinochle.common import PinochleGame
 from bot.engine.pinochle.partnership import PartnershipBase
 from bot.engine.pinochle.three import ThreeHand
 from bot.engine.pinochle.two import TwoHand
-from tests.engine.pinochle_helpers import check_cards
+from tests.engine.pinochle_helpers import check_cards, check_view_private, strings_in
 
 MAX_DEALS = 150
 COUNTS = ["standard", "tens-fives", "tens"]
@@ -95,20 +95,6 @@ def test_games_end_conserve_cards_and_counters_add_up(
 
 
 # ----- privacy ------------------------------------------------------------------------------------
-def strings_in(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        out = []
-        for key, item in value.items():
-            out.extend(strings_in(key))
-            out.extend(strings_in(item))
-        return out
-    if isinstance(value, list | tuple):
-        return [s for item in value for s in strings_in(item)]
-    return []
-
-
 def own_cards(game: PinochleGame, seat: int) -> list[Card]:
     cards = list(game.hands[seat])
     if isinstance(game, TwoHand):
@@ -164,25 +150,9 @@ def hidden_places(game: PinochleGame, seat: int) -> list[list[Card]]:
 
 
 def check_private(game: PinochleGame, seat: int, rng: random.Random, shuffle: bool) -> None:
-    view = game.view(seat)
-    assert json.loads(json.dumps(view)) == view  # JSON-able
-    codes = {card.code for card in own_cards(game, seat) + public_cards(game)}
-    hidden = {card.code for place in hidden_places(game, seat) for card in place} - codes
-    leaked = set(strings_in(view)) & hidden
-    assert not leaked, (game.name, seat, game.phase, leaked)
-    if not shuffle:
-        return
-    # The view must not change when the cards hidden from the seat are dealt around differently.
-    other = game.copy()
-    places = hidden_places(other, seat)
-    pool = [card for place in places for card in place]
-    rng.shuffle(pool)
-    for place in places:
-        size = len(place)
-        place[:] = pool[:size]
-        pool = pool[size:]
-    other.invalidate()
-    assert other.view(seat) == view, (game.name, seat, game.phase)
+    check_view_private(
+        game, seat, rng, shuffle, lambda: own_cards(game, seat) + public_cards(game), hidden_places
+    )
 
 
 VIEW_CASES = [

@@ -84,6 +84,45 @@ def card_action(kind: Kind, card: Card) -> Action:
     return action
 
 
+def card_actions(kind: Kind, cards: list[Card]) -> list[Action]:
+    """``card_action(kind, card)`` for ``cards`` (sorted, so identical copies are neighbours)
+    without repeats."""
+    out: list[Action] = []
+    prev: Card | None = None
+    for card in cards:
+        if card is not prev:
+            out.append(card_action(kind, card))
+            prev = card
+    return out
+
+
+def unique_plays(cards: list[Card]) -> list[Action]:
+    """``play`` actions for ``cards`` (sorted, so identical copies are neighbours) without repeats."""
+    out: list[Action] = []
+    play_of = PLAY_OF
+    prev: Card | None = None
+    for card in cards:
+        if card is not prev:
+            out.append(play_of[card])
+            prev = card
+    return out
+
+
+def plays_above(cards: list[Card], best: int) -> list[Action]:
+    """``unique_plays`` of the leading ``cards`` (one suit, highest first) stronger than ``best``."""
+    out: list[Action] = []
+    play_of = PLAY_OF
+    strength = STRENGTH
+    prev: Card | None = None
+    for card in cards:
+        if strength[card] <= best:
+            break
+        if card is not prev:
+            out.append(play_of[card])
+            prev = card
+    return out
+
+
 def round_counters(points: int) -> int:
     """Counters rounded to tens: a units digit of 7 or more rounds up (87 → 90), else dropped."""
     units = points % 10
@@ -298,34 +337,20 @@ class PinochleGame(Game):
 
         Hands are sorted by suit, highest first, so each suit list is in falling order and
         identical cards are neighbours."""
-        out: list[Action] = []
         trick = self.trick
-        play_of = PLAY_OF
-        prev: Card | None = None
         if not trick:
-            cards = self.hands[seat]
+            return unique_plays(self.hands[seat])
+        led = trick[0][1].suit
+        base = seat * 4
+        cards = self.by_suit[base + SUIT_INDEX[led]]
+        if cards:
+            if led is self.trump:
+                out = plays_above(cards, STRENGTH[self.win_card])  # type: ignore[index]
+                if out:
+                    return out
         else:
-            led = trick[0][1].suit
-            base = seat * 4
-            cards = self.by_suit[base + SUIT_INDEX[led]]
-            if cards:
-                if led is self.trump:
-                    best = STRENGTH[self.win_card]  # type: ignore[index]
-                    for card in cards:
-                        if STRENGTH[card] <= best:
-                            break
-                        if card is not prev:
-                            out.append(play_of[card])
-                            prev = card
-                    if out:
-                        return out
-            else:
-                cards = self.by_suit[base + SUIT_INDEX[self.trump]] or self.hands[seat]  # type: ignore[index]
-        for card in cards:
-            if card is not prev:
-                out.append(play_of[card])
-                prev = card
-        return out
+            cards = self.by_suit[base + SUIT_INDEX[self.trump]] or self.hands[seat]  # type: ignore[index]
+        return unique_plays(cards)
 
     def play_actions(self, cards: list[Card]) -> list[Action]:
         """``play`` actions for ``cards`` without repeats (identical copies play the same)."""

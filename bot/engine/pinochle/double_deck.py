@@ -18,17 +18,18 @@ from bot.engine.meld import AROUND_RANKS, MeldKind, MeldResult, MeldTable, count
 from bot.engine.options import OptionSpec
 from bot.engine.pinochle.common import (
     PASS,
-    PLAY_OF,
     SORT_KEY,
     STRENGTH,
     SUIT_INDEX,
     PinochleGame,
     bid_action,
-    card_action,
+    card_actions,
     codes,
     meld_json,
+    plays_above,
     suit_word,
     trump_action,
+    unique_plays,
 )
 
 RANKS_80: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
@@ -479,13 +480,7 @@ class DoubleDeck(PinochleGame):
             cards = self.hands[seat]
             if self.must_give_suit(seat) is not None:
                 cards = [card for card in cards if card.suit is self.asked]
-            out = []
-            prev = None
-            for card in cards:
-                if card is not prev:
-                    out.append(card_action(Kind.GIVE, card))
-                    prev = card
-            return out
+            return card_actions(Kind.GIVE, cards)
         if phase == "trump":
             suits = self.marriage_suits(seat) if self.marriage_at_naming else list(Suit)
             return [trump_action(suit) for suit in suits]
@@ -493,51 +488,31 @@ class DoubleDeck(PinochleGame):
 
     def crawl_actions(self, seat: int) -> list[Action]:
         """The crawl rules (§6) as ``play`` actions without repeats, from the suit index."""
-        out: list[Action] = []
         trick = self.trick
-        play_of = PLAY_OF
-        prev: Card | None = None
         if not trick:
-            cards = self.hands[seat]
+            return unique_plays(self.hands[seat])
+        led = trick[0][1].suit
+        trump = self.trump
+        win = self.win_card
+        assert win is not None and trump is not None
+        base = seat * 4
+        cards = self.by_suit[base + SUIT_INDEX[led]]
+        if cards:
+            if win.suit is led:  # not trumped (or trump led): head the trick if able
+                out = plays_above(cards, STRENGTH[win])
+                if out:
+                    return out
         else:
-            led = trick[0][1].suit
-            trump = self.trump
-            win = self.win_card
-            assert win is not None and trump is not None
-            base = seat * 4
-            cards = self.by_suit[base + SUIT_INDEX[led]]
-            if cards:
-                if win.suit is led:  # not trumped (or trump led): head the trick if able
-                    best = STRENGTH[win]
-                    for card in cards:
-                        if STRENGTH[card] <= best:
-                            break
-                        if card is not prev:
-                            out.append(play_of[card])
-                            prev = card
+            trumps = self.by_suit[base + SUIT_INDEX[trump]]
+            if trumps:
+                cards = trumps
+                if win.suit is trump:  # already trumped: over-trump if able
+                    out = plays_above(trumps, STRENGTH[win])
                     if out:
                         return out
             else:
-                trumps = self.by_suit[base + SUIT_INDEX[trump]]
-                if trumps:
-                    cards = trumps
-                    if win.suit is trump:  # already trumped: over-trump if able
-                        best = STRENGTH[win]
-                        for card in trumps:
-                            if STRENGTH[card] <= best:
-                                break
-                            if card is not prev:
-                                out.append(play_of[card])
-                                prev = card
-                        if out:
-                            return out
-                else:
-                    cards = self.hands[seat]
-        for card in cards:
-            if card is not prev:
-                out.append(play_of[card])
-                prev = card
-        return out
+                cards = self.hands[seat]
+        return unique_plays(cards)
 
     def crawl_playable(self, hand: list[Card]) -> list[Card]:
         """The crawl rules spelled out on a plain hand (what ``crawl_actions`` computes fast)."""

@@ -21,6 +21,7 @@ from bot.engine.pinochle.common import (
     PinochleGame,
     bid_action,
     card_action,
+    card_actions,
     codes,
     meld_json,
     round_counters,
@@ -282,13 +283,7 @@ class PartnershipBase(PinochleGame):
         if phase == "trump":
             return [trump_action(suit) for suit in Suit]
         if phase == "pass":
-            out = []
-            prev = None
-            for card in self.hands[seat]:
-                if card is not prev:
-                    out.append(card_action(Kind.GIVE, card))
-                    prev = card
-            return out
+            return card_actions(Kind.GIVE, self.hands[seat])
         return []
 
     def act(self, seat: int, action: Action) -> list[Event]:

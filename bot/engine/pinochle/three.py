@@ -17,7 +17,7 @@ from bot.engine.pinochle.common import (
     SORT_KEY,
     PinochleGame,
     bid_action,
-    card_action,
+    card_actions,
     codes,
     meld_json,
     trump_action,
@@ -145,14 +145,7 @@ class ThreeHand(PinochleGame):
         if phase == "trump":
             return [*(trump_action(suit) for suit in Suit), CONCEDE]
         if phase == "bury":
-            out = []
-            prev = None
-            for card in self.buryable(seat):
-                if card is not prev:
-                    out.append(card_action(Kind.BURY, card))
-                    prev = card
-            out.append(CONCEDE)
-            return out
+            return [*card_actions(Kind.BURY, self.buryable(seat)), CONCEDE]
         return []
 
     def buryable(self, seat: int) -> list[Card]:
