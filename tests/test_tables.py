@@ -22,6 +22,8 @@ class RecordingPublisher:
         self.changed: list[int] = []
         self.announcements: list[tuple[int, str]] = []
         self.pings: list[tuple[int, list[int], str]] = []
+        self.events_seen: list[tuple[int, str]] = []
+        self.reposts: list[int] = []
 
     def table_changed(self, table: Table) -> None:
         self.changed.append(table.id)
@@ -31,6 +33,13 @@ class RecordingPublisher:
 
     def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
         self.pings.append((table.id, user_ids, text))
+
+    def events(self, table: Table, events: list[dict[str, Any]]) -> None:
+        self.events_seen.extend((table.id, event["type"]) for event in events)
+
+    async def repost(self, table: Table) -> None:
+        assert table.lock.locked(), "the manager reposts under the table's lock"
+        self.reposts.append(table.id)
 
 
 @pytest.fixture
@@ -140,7 +149,10 @@ async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns
         await wait_until(lambda: table.game is not None and 0 in table.game.to_act, timeout=30)
         await wait_until(lambda: any("reminder" in text for _, _, text in publisher.pings), timeout=30)
         await wait_until(lambda: table.seats[0] is not None and table.seats[0].away, timeout=30)
-        assert any("did not play in time" in text for _, text in publisher.announcements)
+        # The seat is marked away (and saved) before the announcement is queued: wait for it.
+        await wait_until(
+            lambda: any("did not play in time" in text for _, text in publisher.announcements), timeout=30
+        )
         await wait_until(lambda: table.status == "ended" or 0 not in table.game.to_act, timeout=30)
         if table.status == "playing":
             await manager.take_back(table, 1)
