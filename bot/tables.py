@@ -10,19 +10,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.ai import Player, decide, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import resolve_options
+from bot.errors import Refusal
 from bot.store import GameRecord, Store
 
 log = logging.getLogger(__name__)
 
 
-class TableError(Exception):
+class TableError(Refusal):
     """A table operation that cannot be done now; the message is shown to the user as is."""
 
 
@@ -134,6 +134,12 @@ class Publisher(Protocol):
     def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
         """Tell these people it is their turn (a mention)."""
 
+    def events(self, table: Table, events: list[dict[str, Any]]) -> None:
+        """What an accepted action did; the publisher decides which events deserve a message."""
+
+    async def repost(self, table: Table) -> None:
+        """Post the table message again as a new message (the old one points to it)."""
+
 
 @dataclass
 class ActResult:
@@ -143,21 +149,15 @@ class ActResult:
     seat: int
     action: Action
     events: list[dict[str, Any]]
+    view: dict[str, Any] | None  # the seat's view after the action; None once the game is over
 
 
 class TableManager:
     """Owns every live table; all changes go through its methods under the table's lock."""
 
-    def __init__(
-        self,
-        store: Store,
-        publisher: Publisher,
-        *,
-        describe: Callable[[Table, dict[str, Any]], str | None] | None = None,
-    ) -> None:
+    def __init__(self, store: Store, publisher: Publisher) -> None:
         self.store = store
         self.publisher = publisher
-        self.describe = describe
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._closing = False
@@ -314,8 +314,10 @@ class TableManager:
             if isinstance(action, str):
                 action = parse_action(action)
             events = await self._apply(table, seat, action)
+            game = table.game
+            view = game.view(seat) if table.status == "playing" and game is not None else None
         self._after_change(table)
-        return ActResult(table, seat, action, events)
+        return ActResult(table, seat, action, events, view)
 
     async def take_back(self, table: Table, user_id: int) -> None:
         """A person whose seat a computer was playing (turn timer) takes it back."""
@@ -330,6 +332,11 @@ class TableManager:
         self.publisher.announce(table, f"{current.name} is back and plays their own seat again.")
         self.publisher.table_changed(table)
         self._after_change(table)
+
+    async def repost(self, table: Table) -> None:
+        """Post the table message again below (``/table status``), under the table's lock."""
+        async with table.lock:
+            await self.publisher.repost(table)
 
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember which message shows the table (buttons and edits go there)."""
@@ -433,10 +440,7 @@ class TableManager:
         events = candidate.apply(seat, action)
         await self.store.append_action(table.id, len(table.game.log), seat, str(action))
         table.game = candidate
-        for event in events:
-            text = self.describe(table, event) if self.describe else None
-            if text:
-                self.publisher.announce(table, text)
+        self.publisher.events(table, events)
         if candidate.is_over:
             await self._record_result(table)
         self.publisher.table_changed(table)

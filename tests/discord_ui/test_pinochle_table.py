@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Card
-from tests.discord.helpers import close_bot_state, message_by_id, table_of
+from tests.discord_ui.helpers import close_bot_state, message_by_id, table_of
 
 
 @pytest.fixture

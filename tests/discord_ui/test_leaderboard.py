@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from tests.discord.helpers import close_bot_state
+from tests.discord_ui.helpers import close_bot_state
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.engine import ALL_CARDS, IllegalAction
-from tests.discord.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
+from tests.discord_ui.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
 
 CARD_SYMBOL_TEXT = {card.pretty for card in ALL_CARDS}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import TrickNightBot
-from tests.discord.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
+from tests.discord_ui.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
 
 
 async def test_game_goes_on_after_a_restart(simcord_env: Any, settings: Any) -> None:
