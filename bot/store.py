@@ -41,9 +41,6 @@ from typing import Any
 import aiosqlite
 from openskill.models import PlackettLuce
 
-from bot.engine import EngineError, find_variant
-from bot.engine.options import resolve_options
-
 MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "migrations"
 APPLICATION = "tricknight"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -294,24 +291,21 @@ def _check_status(status: str) -> None:
         raise StoreError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
 
 
-def _check_default_options(value: Any) -> dict[str, dict[str, Any]]:
-    """Validate house-rule defaults against the engine's option schemas; returns them normalised."""
+def _options_by_variant(value: Any) -> dict[str, dict[str, Any]]:
+    """Check that house-rule defaults have the stored shape ``{variant: {option: value}}``.
+
+    Only the shape: whether the options suit each variant is checked a floor up, by the table
+    manager, which knows the engine; the store stores the JSON it is given.
+    """
     if not isinstance(value, Mapping):
         raise StoreError("default_options must map a variant name to its options")
     out: dict[str, dict[str, Any]] = {}
     for variant, options in value.items():
         if not isinstance(variant, str):
             raise StoreError(f"default_options: {variant!r} is not a variant name")
-        if not isinstance(options, Mapping):
+        if not isinstance(options, Mapping) or not all(isinstance(name, str) for name in options):
             raise StoreError(f"default_options for {variant} must be a mapping of option to value")
-        try:
-            cls = find_variant(variant)
-            resolved = resolve_options(cls.option_specs, options, cls.name)
-        except EngineError as err:
-            raise StoreError(f"default_options: {err}") from None
-        if options:
-            # Keep only what was set so later changes to an option's default still apply.
-            out[cls.name] = {name: resolved[name] for name in options}
+        out[variant] = dict(options)
     return out
 
 
@@ -881,7 +875,7 @@ class Store:
 
         ``turn_timeout_seconds``: 0 (off) to 86400; ``computer_delay_seconds``: 0 to 30;
         ``rate_computer_games``: bool; ``default_options``: {variant: {option: value}} (replaces the
-        whole mapping; checked against the variant's house rules).
+        whole mapping; stored as given: the table manager checks it against the variants' rules).
         """
         checked: dict[str, Any] = {}
         for name, value in changes.items():
@@ -907,7 +901,7 @@ class Store:
                     raise StoreError(f"rate_computer_games is True or False, not {value!r}")
                 checked[name] = value
             elif name == "default_options":
-                checked[name] = _check_default_options(value)
+                checked[name] = _options_by_variant(value)
             else:
                 valid = "turn_timeout_seconds, computer_delay_seconds, rate_computer_games, default_options"
                 raise StoreError(f"there is no guild setting {name!r}; the settings are {valid}")

@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.ai import Player, decide, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import resolve_options
-from bot.store import GameRecord, Store
+from bot.store import GameRecord, GuildSettings, Store
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,27 @@ class TableError(Exception):
 
 class StaleAction(TableError):
     """A click on controls from an earlier moment of the game (a stale button or a double click)."""
+
+
+def check_default_options(value: Any) -> dict[str, dict[str, Any]]:
+    """Validate house-rule defaults against the engine's option schemas; returns them normalised."""
+    if not isinstance(value, Mapping):
+        raise TableError("default_options must map a variant name to its options")
+    out: dict[str, dict[str, Any]] = {}
+    for variant, options in value.items():
+        if not isinstance(variant, str):
+            raise TableError(f"default_options: {variant!r} is not a variant name")
+        if not isinstance(options, Mapping):
+            raise TableError(f"default_options for {variant} must be a mapping of option to value")
+        try:
+            cls = find_variant(variant)
+            resolved = resolve_options(cls.option_specs, options, cls.name)
+        except EngineError as err:
+            raise TableError(f"default_options: {err}") from None
+        if options:
+            # Keep only what was set so later changes to an option's default still apply.
+            out[cls.name] = {name: resolved[name] for name in options}
+    return out
 
 
 @dataclass
@@ -177,6 +198,13 @@ class TableManager:
         if table is None:
             raise TableError("There is no table in this channel. Open one with /table new.")
         return table
+
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change a guild's settings (``store.update_guild_settings``), its house-rule defaults checked
+        against each variant's options first (the store only stores them)."""
+        if "default_options" in changes:
+            changes["default_options"] = check_default_options(changes["default_options"])
+        return await self.store.update_guild_settings(guild_id, **changes)
 
     # ----- lobby ---------------------------------------------------------------------------------
     async def open_table(

@@ -312,7 +312,7 @@ class LeaderboardCog(commands.Cog):
             changes["default_options"] = {**current, game: pairs}
         try:
             settings = (
-                await store.update_guild_settings(guild_id, **changes)
+                await bot_of(interaction).tables.update_settings(guild_id, **changes)
                 if changes
                 else (await store.guild_settings(guild_id))
             )

@@ -779,7 +779,7 @@ async def test_overdue_league_closes_at_its_planned_end(store):
 
 async def test_guild_settings_defaults_updates_and_validation(tmp_path):
     path = tmp_path / "t.db"
-    async with await Store.open(path) as store:
+    async with await Store.open(path, default_computer_delay=1.0) as store:
         settings = await store.guild_settings(9)
         assert (settings.turn_timeout_seconds, settings.computer_delay_seconds) == (300, 1.0)
         assert settings.rate_computer_games is False and settings.default_options == {}
@@ -788,12 +788,13 @@ async def test_guild_settings_defaults_updates_and_validation(tmp_path):
             turn_timeout_seconds=0,
             computer_delay_seconds=2,
             rate_computer_games=True,
-            default_options={"PITCH": {"smudge": "on", "target": 21}},
+            default_options={"pitch": {"smudge": True, "target": 21}},
         )
         assert updated.default_options == {"pitch": {"smudge": True, "target": 21}}
+        assert updated.computer_delay_seconds == 2.0 and isinstance(updated.computer_delay_seconds, float)
         await store.update_guild_settings(9, computer_delay_seconds=0.25)
         assert (await store.guild_settings(8)).turn_timeout_seconds == 300  # other guilds unaffected
-        bad = [
+        refused = [
             {"turn_timeout_seconds": -1},
             {"turn_timeout_seconds": "300"},
             {"turn_timeout_seconds": True},
@@ -801,15 +802,17 @@ async def test_guild_settings_defaults_updates_and_validation(tmp_path):
             {"computer_delay_seconds": float("nan")},
             {"computer_delay_seconds": -0.5},
             {"rate_computer_games": "yes"},
-            {"default_options": {"poker": {}}},
-            {"default_options": {"pitch": {"target": 8}}},
-            {"default_options": {"pitch": {"wild": True}}},
             {"default_options": ["pitch"]},
-            {"colour": "blue"},
+            {"default_options": {1: {}}},
+            {"default_options": {"pitch": ["target", 21]}},
         ]
-        for change in bad:
+        for change in refused:
             with pytest.raises(StoreError):
                 await store.update_guild_settings(9, **change)
+        with pytest.raises(StoreError, match="no guild setting 'colour'"):
+            await store.update_guild_settings(9, colour="blue")
+        with pytest.raises(StoreError, match="cannot be saved"):
+            await store.update_guild_settings(9, default_options={"pitch": {"target": object()}})
     async with await Store.open(path) as store:
         settings = await store.guild_settings(9)
         assert settings.to_json() == {

@@ -149,3 +149,29 @@ async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns
                 await manager.take_back(table, 1)
     finally:
         await manager.shutdown()
+
+
+async def test_house_rule_defaults_are_checked_against_the_variant(store: Store) -> None:
+    manager = TableManager(store, RecordingPublisher())
+    updated = await manager.update_settings(
+        9,
+        computer_delay_seconds=0,
+        default_options={"PITCH": {"smudge": "on", "target": 21}, "pinochle-4": {}},
+    )
+    # Normalised: the variant's own name, typed values, only what was set, no empty entries.
+    assert updated.default_options == {"pitch": {"smudge": True, "target": 21}}
+    assert (await store.guild_settings(9)).default_options == updated.default_options
+    refused = [
+        {"poker": {}},
+        {"pitch": {"target": 8}},
+        {"pitch": {"wild": True}},
+        ["pitch"],
+        {"pitch": ["target"]},
+    ]
+    for value in refused:
+        with pytest.raises(TableError, match="default_options"):
+            await manager.update_settings(9, turn_timeout_seconds=60, default_options=value)
+    settings = await store.guild_settings(9)  # a refused change changes nothing
+    assert (settings.turn_timeout_seconds, settings.default_options) == (300, updated.default_options)
+    table = await manager.open_table(guild_id=9, channel_id=1, host_id=1, host_name="Ann", variant="pitch")
+    assert (table.options["smudge"], table.options["target"]) == (True, 21)
