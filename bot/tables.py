@@ -200,11 +200,11 @@ class TableManager:
         return table
 
     async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
-        """Change a guild's settings (``store.update_guild_settings``), its house-rule defaults checked
+        """Change a guild's settings (``store.settings.update``), its house-rule defaults checked
         against each variant's options first (the store only stores them)."""
         if "default_options" in changes:
             changes["default_options"] = check_default_options(changes["default_options"])
-        return await self.store.update_guild_settings(guild_id, **changes)
+        return await self.store.settings.update(guild_id, **changes)
 
     # ----- lobby ---------------------------------------------------------------------------------
     async def open_table(
@@ -234,7 +234,7 @@ class TableManager:
         resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
         table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
-        table.id = await self.store.create_game(
+        table.id = await self.store.games.create(
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
@@ -275,7 +275,7 @@ class TableManager:
                     return
                 if user_id == table.host_id:
                     table.host_id = table.humans()[0]
-                    await self.store.update_game(table.id, host_id=table.host_id)
+                    await self.store.games.update(table.id, host_id=table.host_id)
             else:
                 current = table.seats[seat]
                 assert current is not None
@@ -310,7 +310,7 @@ class TableManager:
                     table.seats[index] = Seat("computer", f"Computer {index + 1} (basic)", level="basic")
             game = new_game(table.variant, players=table.players, options=table.options)
             table.seed = game.seed
-            await self.store.update_game(
+            await self.store.games.update(
                 table.id, seats=table.seats_json(), status="playing", seed=game.seed, options=table.options
             )
             table.game = game
@@ -362,7 +362,7 @@ class TableManager:
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember which message shows the table (buttons and edits go there)."""
         table.message_id = message_id
-        await self.store.update_game(table.id, message_id=message_id)
+        await self.store.games.update(table.id, message_id=message_id)
 
     def view_for(self, table: Table, user_id: int) -> tuple[int, dict[str, Any]]:
         """The seat and ``view(seat)`` of a seated person (what their ephemeral hand shows)."""
@@ -374,7 +374,7 @@ class TableManager:
     async def resume_all(self) -> list[Table]:
         """Rebuild every unfinished table from the store (seed + log) and carry on playing."""
         resumed = []
-        for record in await self.store.unfinished_games():
+        for record in await self.store.games.unfinished():
             try:
                 table = self._rebuild(record)
             except EngineError as err:
@@ -384,7 +384,7 @@ class TableManager:
             resumed.append(table)
             if table.game is not None and table.game.is_over:
                 # Stopped between storing the last action and storing the result: finish now
-                # (finish_game writes nothing if the result is already there).
+                # (results.finish writes nothing if the result is already there).
                 async with table.lock:
                     await self._record_result(table)
         for table in resumed:
@@ -420,7 +420,7 @@ class TableManager:
         self.by_id[table.id] = table
 
     async def _guild_defaults(self, guild_id: int, variant: str) -> dict[str, Any]:
-        settings = await self.store.guild_settings(guild_id)
+        settings = await self.store.settings.get(guild_id)
         return dict(settings.default_options.get(variant, {}))
 
     def _check_lobby(self, table: Table, verb: str) -> None:
@@ -445,7 +445,7 @@ class TableManager:
         return seat
 
     async def _save_seats(self, table: Table) -> None:
-        await self.store.update_game(table.id, seats=table.seats_json())
+        await self.store.games.update(table.id, seats=table.seats_json())
 
     def _make_bots(self, table: Table) -> None:
         table.bots = {}
@@ -459,7 +459,7 @@ class TableManager:
         assert table.game is not None
         candidate = table.game.copy()
         events = candidate.apply(seat, action)
-        await self.store.append_action(table.id, len(table.game.log), seat, str(action))
+        await self.store.games.append_action(table.id, len(table.game.log), seat, str(action))
         table.game = candidate
         for event in events:
             text = self.describe(table, event) if self.describe else None
@@ -491,16 +491,16 @@ class TableManager:
                     "place": place_of[side],
                 }
             )
-        settings = await self.store.guild_settings(table.guild_id)
+        settings = await self.store.settings.get(table.guild_id)
         has_computer = any(seat is None or seat.plays_itself for seat in table.seats)
         rated = not has_computer or settings.rate_computer_games
-        await self.store.finish_game(
+        await self.store.results.finish(
             table.id, guild_id=table.guild_id, family=table.family, results=results, rated=rated
         )
         self._ended(table)
 
     async def _close(self, table: Table, status: str) -> None:
-        await self.store.update_game(table.id, status=status)
+        await self.store.games.update(table.id, status=status)
         self._ended(table)
 
     def _ended(self, table: Table) -> None:
@@ -553,7 +553,7 @@ class TableManager:
                     return
                 seat, version = auto[0], table.version
                 snapshot = game.copy()
-            delay = (await self.store.guild_settings(table.guild_id)).computer_delay_seconds
+            delay = (await self.store.settings.get(table.guild_id)).computer_delay_seconds
             if delay:
                 await asyncio.sleep(delay)
             action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
@@ -564,7 +564,7 @@ class TableManager:
             self._after_change(table)  # a person to act next gets the ping and the timer
 
     async def _turn_timer(self, table: Table, version: int, user_ids: list[int]) -> None:
-        settings = await self.store.guild_settings(table.guild_id)
+        settings = await self.store.settings.get(table.guild_id)
         timeout = float(settings.turn_timeout_seconds)
         if timeout <= 0:
             return

@@ -49,10 +49,10 @@ async def board_message(
     """One page of the leaderboard with Previous/Next buttons."""
     store = bot_of(interaction).store
     guild_id = interaction.guild_id or 0
-    total = await store.leaderboard_count(guild_id, family=family, league_id=league_id)
+    total = await store.boards.count(guild_id, family=family, league_id=league_id)
     pages = max(1, -(-total // PAGE))
     page = min(max(page, 0), pages - 1)
-    rows = await store.leaderboard(
+    rows = await store.boards.page(
         guild_id, family=family, league_id=league_id, order=order, limit=PAGE, offset=page * PAGE
     )
     scope = {"pitch": "Pitch", "pinochle": "Pinochle", "double-deck": "Double-deck"}.get(
@@ -119,7 +119,7 @@ class ResetButton(
         if interaction.user.id != self.user_id or not is_admin(interaction):
             await reply(interaction, "Only the admin who asked for the reset can confirm it.")
             return
-        removed = await bot_of(interaction).store.reset_leaderboard(interaction.guild_id or 0, self.family)
+        removed = await bot_of(interaction).store.boards.reset(interaction.guild_id or 0, self.family)
         scope = self.family or "every game"
         await interaction.response.edit_message(
             content=f"The leaderboard for {scope} was reset ({removed} results removed).", view=None
@@ -139,8 +139,8 @@ async def end_due_leagues(bot: Any) -> int:
     """End every league past its planned end and post its standings where it was started."""
     store = bot.store
     ended = 0
-    for due in await store.due_leagues():
-        league, rows = await store.end_league(due.guild_id)
+    for due in await store.leagues.due():
+        league, rows = await store.leagues.end(due.guild_id)
         ended += 1
         channel = bot.get_channel(league.channel_id) if league.channel_id else None
         if isinstance(channel, discord.abc.Messageable):
@@ -181,7 +181,7 @@ class LeaderboardCog(commands.Cog):
                    order: str = "rating") -> None:  # fmt: skip
         league_id = None
         if league:
-            running = await bot_of(interaction).store.active_league(interaction.guild_id or 0)
+            running = await bot_of(interaction).store.leagues.active(interaction.guild_id or 0)
             if running is None:
                 raise TableError("No league is running here. An admin can start one with /league start.")
             league_id = running.id
@@ -205,7 +205,7 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def export(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
-        csv_text = await bot_of(interaction).store.export_csv(interaction.guild_id or 0)
+        csv_text = await bot_of(interaction).store.boards.export_csv(interaction.guild_id or 0)
         file = discord.File(io.BytesIO(csv_text.encode()), filename="tricknight-results.csv")
         await interaction.response.send_message("Here are this server's results.", file=file, ephemeral=True)
 
@@ -214,7 +214,7 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
-        stats = await bot_of(interaction).store.player_stats(interaction.guild_id or 0, who.id)
+        stats = await bot_of(interaction).store.boards.player_stats(interaction.guild_id or 0, who.id)
         embed = discord.Embed(title=f"Stats — {who.display_name}")
         average = f"{stats.average_score:.1f}" if stats.average_score is not None else "—"
         embed.add_field(name="Games", value=f"{stats.games} played, {stats.wins} won ({stats.win_pct:.0f}%)")
@@ -243,7 +243,7 @@ class LeaderboardCog(commands.Cog):
         require_admin(interaction)
         ends = time.time() + hours * 3600 if hours else None
         try:
-            league = await bot_of(interaction).store.start_league(
+            league = await bot_of(interaction).store.leagues.start(
                 interaction.guild_id or 0, name, game, ends, channel_id=interaction.channel_id
             )
         except StoreError as err:
@@ -258,10 +258,10 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def league_status(self, interaction: discord.Interaction) -> None:
         store = bot_of(interaction).store
-        league = await store.active_league(interaction.guild_id or 0)
+        league = await store.leagues.active(interaction.guild_id or 0)
         if league is None:
             raise TableError("No league is running here.")
-        rows = await store.league_standings(league.id)
+        rows = await store.leagues.standings(league.id)
         await reply(interaction, standings_text(league, rows))
 
     @league.command(name="end", description="End the league and post its standings (Manage Server)")
@@ -269,7 +269,7 @@ class LeaderboardCog(commands.Cog):
     async def league_end(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
         try:
-            league, rows = await bot_of(interaction).store.end_league(interaction.guild_id or 0)
+            league, rows = await bot_of(interaction).store.leagues.end(interaction.guild_id or 0)
         except StoreError as err:
             raise TableError(str(err)) from None
         await interaction.response.send_message(
@@ -306,7 +306,7 @@ class LeaderboardCog(commands.Cog):
         if (game is None) != (house_rules is None):
             raise TableError("Give both game and house_rules to set a game's default house rules.")
         if game is not None and house_rules is not None:
-            current = (await store.guild_settings(guild_id)).default_options
+            current = (await store.settings.get(guild_id)).default_options
             pairs = parse_option_pairs(house_rules.replace(",", " ").split())
             find_variant(game)
             changes["default_options"] = {**current, game: pairs}
@@ -314,7 +314,7 @@ class LeaderboardCog(commands.Cog):
             settings = (
                 await bot_of(interaction).tables.update_settings(guild_id, **changes)
                 if changes
-                else (await store.guild_settings(guild_id))
+                else (await store.settings.get(guild_id))
             )
         except StoreError as err:
             raise TableError(str(err)) from None
