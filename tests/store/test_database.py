@@ -252,6 +252,44 @@ async def test_concurrent_writers_do_not_interleave(store):
         assert [a for _, a in (await store.games.load(game_id)).actions] == [f"a{i}" for i in range(15)]
 
 
+async def test_reentering_a_transaction_is_refused_not_deadlocked(store):
+    """Code inside a transaction must take its tx: a nested read()/write() fails at once."""
+    for outer in (store.db.read, store.db.write):
+        for inner in (store.db.read, store.db.write):
+            with pytest.raises(RuntimeError, match="pass its tx down"):
+                async with outer() as tx:
+                    await tx.value("SELECT 1")
+                    async with inner():
+                        pass
+    # Another task simply waits for the lock; and the store still works.
+    async with store.db.write() as tx:
+        waiting = asyncio.create_task(store.settings.get(1))
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        await tx.run("INSERT INTO guilds (guild_id, turn_timeout_seconds, updated_at) VALUES (1, 60, 0)")
+    assert (await waiting).turn_timeout_seconds == 60
+
+
+async def test_a_tx_is_dead_after_its_block(store):
+    async with store.db.read() as tx:
+        assert await tx.value("SELECT 41 + 1") == 42
+    with pytest.raises(StoreError, match="transaction is over"):
+        await tx.all("SELECT 1")
+
+
+async def test_a_failed_write_rolls_back_everything_in_it(store):
+    with pytest.raises(StoreError, match="nothing of this change was saved"):
+        async with store.db.write() as tx:
+            await tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (5, 0)")
+            await tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (5, 0)")  # duplicate key
+    assert await count(store, "guilds") == 0
+    with pytest.raises(ValueError, match="not SQL"):
+        async with store.db.write() as tx:
+            await tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (6, 0)")
+            raise ValueError("not SQL")
+    assert await count(store, "guilds") == 0
+
+
 async def test_cancelled_writer_leaves_no_partial_transaction(store):
     game_id = await store_game(store, 1, [human(1), human(2)])
     task = asyncio.create_task(

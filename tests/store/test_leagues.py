@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from bot.store import StoreError
+from bot.errors import Refusal
+from bot.store import StoreError, StoreRefusal
 from tests.store.helpers import play_game
 
 
@@ -74,3 +75,19 @@ async def test_overdue_league_closes_at_its_planned_end(store):
     await store.leagues.start(1, "Short", started_at=start, ends_at=start + 10)
     ended, _ = await store.leagues.end(1)
     assert ended.ended_at == start + 10
+
+
+async def test_refusals_carry_a_sentence_for_the_person(store):
+    await store.leagues.start(1, "Running")
+    attempts = [
+        store.leagues.start(1, "Second"),
+        store.leagues.start(2, ""),
+        store.leagues.end(3),
+        store.leagues.standings(999),
+        store.boards.page(2, league_id=1),
+    ]
+    for attempt in attempts:
+        with pytest.raises(StoreRefusal) as err:
+            await attempt
+        assert isinstance(err.value, Refusal) and isinstance(err.value, StoreError)
+        assert str(err.value)

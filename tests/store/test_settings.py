@@ -53,3 +53,10 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
             "rate_computer_games": True,
             "default_options": {"pitch": {"smudge": True, "target": 21}},
         }
+
+
+async def test_a_guild_without_settings_gets_the_configured_computer_delay(tmp_path):
+    async with await Store.open(tmp_path / "t.db", default_computer_delay=0.0) as store:
+        assert (await store.settings.get(1)).computer_delay_seconds == 0.0
+        changed = await store.settings.update(1, turn_timeout_seconds=60)
+        assert (changed.turn_timeout_seconds, changed.computer_delay_seconds) == (60, 0.0)
