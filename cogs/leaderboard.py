@@ -46,10 +46,10 @@ async def board_message(
     """One page of the leaderboard with Previous/Next buttons."""
     store = services(interaction).store
     guild_id = interaction.guild_id or 0
-    total = await store.leaderboard_count(guild_id, family=family, league_id=league_id)
+    total = await store.boards.count(guild_id, family=family, league_id=league_id)
     pages = max(1, -(-total // PAGE))
     page = min(max(page, 0), pages - 1)
-    rows = await store.leaderboard(
+    rows = await store.boards.page(
         guild_id, family=family, league_id=league_id, order=order, limit=PAGE, offset=page * PAGE
     )
     scope = {"pitch": "Pitch", "pinochle": "Pinochle", "double-deck": "Double-deck"}.get(
@@ -116,7 +116,7 @@ class ResetButton(
         if interaction.user.id != self.user_id or not is_admin(interaction):
             await reply(interaction, "Only the admin who asked for the reset can confirm it.")
             return
-        removed = await services(interaction).store.reset_leaderboard(interaction.guild_id or 0, self.family)
+        removed = await services(interaction).store.boards.reset(interaction.guild_id or 0, self.family)
         scope = self.family or "every game"
         await interaction.response.edit_message(
             content=f"The leaderboard for {scope} was reset ({removed} results removed).", view=None
@@ -136,8 +136,8 @@ async def end_due_leagues(bot: discord.Client) -> int:
     """End every league past its planned end and post its standings where it was started."""
     store = services_of(bot).store
     ended = 0
-    for due in await store.due_leagues():
-        league, rows = await store.end_league(due.guild_id)
+    for due in await store.leagues.due():
+        league, rows = await store.leagues.end(due.guild_id)
         ended += 1
         channel = bot.get_channel(league.channel_id) if league.channel_id else None
         if isinstance(channel, discord.abc.Messageable):
@@ -178,7 +178,7 @@ class LeaderboardCog(commands.Cog):
                    order: str = "rating") -> None:  # fmt: skip
         league_id = None
         if league:
-            running = await services(interaction).store.active_league(interaction.guild_id or 0)
+            running = await services(interaction).store.leagues.active(interaction.guild_id or 0)
             if running is None:
                 raise Refusal("No league is running here. An admin can start one with /league start.")
             league_id = running.id
@@ -202,7 +202,7 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def export(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
-        csv_text = await services(interaction).store.export_csv(interaction.guild_id or 0)
+        csv_text = await services(interaction).store.boards.export_csv(interaction.guild_id or 0)
         file = discord.File(io.BytesIO(csv_text.encode()), filename="tricknight-results.csv")
         await interaction.response.send_message("Here are this server's results.", file=file, ephemeral=True)
 
@@ -211,7 +211,7 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
-        stats = await services(interaction).store.player_stats(interaction.guild_id or 0, who.id)
+        stats = await services(interaction).store.boards.player_stats(interaction.guild_id or 0, who.id)
         embed = discord.Embed(title=f"Stats — {who.display_name}")
         average = f"{stats.average_score:.1f}" if stats.average_score is not None else "—"
         embed.add_field(name="Games", value=f"{stats.games} played, {stats.wins} won ({stats.win_pct:.0f}%)")
@@ -239,12 +239,9 @@ class LeaderboardCog(commands.Cog):
                            hours: app_commands.Range[float, 0.1, 1440.0] | None = None) -> None:  # fmt: skip
         require_admin(interaction)
         ends = time.time() + hours * 3600 if hours else None
-        try:
-            league = await services(interaction).store.start_league(
-                interaction.guild_id or 0, name, game, ends, channel_id=interaction.channel_id
-            )
-        except StoreError as err:
-            raise Refusal(str(err)) from None
+        league = await services(interaction).store.leagues.start(
+            interaction.guild_id or 0, name, game, ends, channel_id=interaction.channel_id
+        )
         until = f" until <t:{int(ends)}:t>" if ends else ""
         scope = f" ({game})" if game else ""
         await interaction.response.send_message(
@@ -255,20 +252,17 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def league_status(self, interaction: discord.Interaction) -> None:
         store = services(interaction).store
-        league = await store.active_league(interaction.guild_id or 0)
+        league = await store.leagues.active(interaction.guild_id or 0)
         if league is None:
             raise Refusal("No league is running here.")
-        rows = await store.league_standings(league.id)
+        rows = await store.leagues.standings(league.id)
         await reply(interaction, standings_text(league, rows))
 
     @league.command(name="end", description="End the league and post its standings (Manage Server)")
     @answers_refusals
     async def league_end(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
-        try:
-            league, rows = await services(interaction).store.end_league(interaction.guild_id or 0)
-        except StoreError as err:
-            raise Refusal(str(err)) from None
+        league, rows = await services(interaction).store.leagues.end(interaction.guild_id or 0)
         await interaction.response.send_message(
             "🏆 League over! " + standings_text(league, rows), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -303,18 +297,15 @@ class LeaderboardCog(commands.Cog):
         if (game is None) != (house_rules is None):
             raise Refusal("Give both game and house_rules to set a game's default house rules.")
         if game is not None and house_rules is not None:
-            current = (await store.guild_settings(guild_id)).default_options
+            current = (await store.settings.get(guild_id)).default_options
             pairs = parse_option_pairs(house_rules.replace(",", " ").split())
             find_variant(game)
             changes["default_options"] = {**current, game: pairs}
-        try:
-            settings = (
-                await store.update_guild_settings(guild_id, **changes)
-                if changes
-                else (await store.guild_settings(guild_id))
-            )
-        except StoreError as err:
-            raise Refusal(str(err)) from None
+        settings = (
+            await services(interaction).tables.update_settings(guild_id, **changes)
+            if changes
+            else (await store.settings.get(guild_id))
+        )
         timer = f"{settings.turn_timeout_seconds // 60} min" if settings.turn_timeout_seconds else "off"
         defaults = "; ".join(
             f"{variant}: " + ", ".join(f"{k}={v}" for k, v in opts.items())

@@ -69,7 +69,7 @@ async def wait_until(condition: Any, timeout: float = 60.0) -> None:
 
 
 async def test_several_computer_tables_keep_the_event_loop_responsive(store: Store) -> None:
-    await store.update_guild_settings(1, computer_delay_seconds=0)
+    await store.settings.update(1, computer_delay_seconds=0)
     manager = TableManager(store, RecordingPublisher())
     worst = 0.0
     running = True
@@ -98,7 +98,7 @@ async def test_several_computer_tables_keep_the_event_loop_responsive(store: Sto
     print(f"6 computer tables: the ticker was at worst {worst * 1000:.1f} ms late")
     assert worst < 0.100, f"the event loop was blocked for {worst * 1000:.0f} ms"
     for table in tables:
-        record = await store.load_game(table.id)
+        record = await store.games.load(table.id)
         assert record.status == "ended"
         assert table.game is not None and table.game.is_over
         assert len(record.actions) == len(table.game.log)
@@ -133,13 +133,13 @@ async def test_refusals_change_nothing(store: Store) -> None:
     with pytest.raises(IllegalAction, match="Bidding is under way"):
         await manager.act(table, acting_user, f"play {table.game.hands[to_act][0].code}")
     assert table.game.to_json() == before
-    record = await store.load_game(table.id)
+    record = await store.games.load(table.id)
     assert record.actions == []
 
 
 async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns(store: Store) -> None:
     publisher = RecordingPublisher()
-    await store.update_guild_settings(7, turn_timeout_seconds=1, computer_delay_seconds=0)
+    await store.settings.update(7, turn_timeout_seconds=1, computer_delay_seconds=0)
     manager = TableManager(store, publisher)
     try:
         table = await manager.open_table(
@@ -166,7 +166,7 @@ async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns
 
 async def test_act_returns_the_seats_new_view_and_hands_every_event_to_the_publisher(store: Store) -> None:
     publisher = RecordingPublisher()
-    await store.update_guild_settings(1, turn_timeout_seconds=0)
+    await store.settings.update(1, turn_timeout_seconds=0)
     manager = TableManager(store, publisher)
     try:
         table = await manager.open_table(
@@ -201,3 +201,29 @@ async def test_repost_goes_to_the_publisher_under_the_tables_lock(store: Store) 
     await manager.repost(table)
     assert publisher.reposts == [table.id]
     assert not table.lock.locked()
+
+
+async def test_house_rule_defaults_are_checked_against_the_variant(store: Store) -> None:
+    manager = TableManager(store, RecordingPublisher())
+    updated = await manager.update_settings(
+        9,
+        computer_delay_seconds=0,
+        default_options={"PITCH": {"smudge": "on", "target": 21}, "pinochle-4": {}},
+    )
+    # Normalised: the variant's own name, typed values, only what was set, no empty entries.
+    assert updated.default_options == {"pitch": {"smudge": True, "target": 21}}
+    assert (await store.settings.get(9)).default_options == updated.default_options
+    refused = [
+        {"poker": {}},
+        {"pitch": {"target": 8}},
+        {"pitch": {"wild": True}},
+        ["pitch"],
+        {"pitch": ["target"]},
+    ]
+    for value in refused:
+        with pytest.raises(TableError, match="default_options"):
+            await manager.update_settings(9, turn_timeout_seconds=60, default_options=value)
+    settings = await store.settings.get(9)  # a refused change changes nothing
+    assert (settings.turn_timeout_seconds, settings.default_options) == (300, updated.default_options)
+    table = await manager.open_table(guild_id=9, channel_id=1, host_id=1, host_name="Ann", variant="pitch")
+    assert (table.options["smudge"], table.options["target"]) == (True, 21)

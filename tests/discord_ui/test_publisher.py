@@ -61,7 +61,7 @@ async def test_table_status_posts_the_table_again_and_the_old_message_points_to_
         r = await alice.slash(channel, "table status")
         assert r.ephemeral and "posted again" in r.response.content
         assert table.message_id is not None and table.message_id != old
-        assert (await env.bot.store.load_game(table.id)).message_id == table.message_id
+        assert (await env.bot.store.games.load(table.id)).message_id == table.message_id
         new = message_by_id(channel, table.message_id)
         assert new.embeds and f"table #{table.id}" in new.embeds[0].title
         assert message_by_id(channel, old).content == "This table moved to a newer message below."

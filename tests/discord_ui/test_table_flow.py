@@ -103,7 +103,7 @@ async def test_full_pitch_game_through_discord(world: Any) -> None:
     assert len(final) == 1
     assert "Game over" in final[0].content
     assert any("Deal 1" in (m.content or "") for m in channel.history())
-    record = await env.bot.store.load_game(table.id)
+    record = await env.bot.store.games.load(table.id)
     assert record.status == "ended"
     assert len(record.actions) == len(table.game.log)
 
