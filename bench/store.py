@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.store import Store  # noqa: E402
+from bot.store import Store, Tx  # noqa: E402
 
 YEAR = 365 * 86_400.0
 SNOWFLAKE = 10**17  # Discord ids are ~18 digits; keep ours that size
@@ -239,8 +239,7 @@ async def measure(path: Path, info: dict[str, Any], calls: int) -> list[tuple[st
                 )
             )
         rows.append(("boards.count", *await timed(calls, lambda: store.boards.count(guild()))))
-        async with store.db.read() as tx:
-            guild_of = {row[0]: row[1] for row in await tx.all("SELECT id, guild_id FROM leagues")}
+        guild_of = {row[0]: row[1] for row in await store.db.read(Tx.all, "SELECT id, guild_id FROM leagues")}
         league_ids = sorted(guild_of)
 
         def league_board() -> Awaitable[Any]:

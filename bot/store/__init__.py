@@ -7,8 +7,11 @@ Night database, or one written by a newer Trick Night, is never touched: ``open`
 ``StoreError`` with a message saying what is wrong and what to do.
 
 Every method is a coroutine and every write is one SQLite transaction, so a process killed at any
-moment leaves either the whole change or none of it. The work is split by concern, one repository
-each, all sharing one ``Database`` (one connection, one lock, explicit read/write transactions):
+moment leaves either the whole change or none of it; a write returns once it is committed. The
+work is split by concern, one repository each, all sharing one ``Database`` (a writer thread that
+commits queued writes together, reader threads beside it; transactions are plain functions of a
+``Tx`` run there in one go). A database that is locked by another program, full or read-only is
+retried for a moment, then ``StoreUnavailable`` says which:
 
 - ``store.games``: create, update, append_action, load, unfinished, in_channel
 - ``store.results``: finish (results, ratings and league credit in one transaction)
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from bot.store.boards import Boards
 from bot.store.database import Database, Tx
-from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal
+from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal, StoreUnavailable
 from bot.store.games import Games
 from bot.store.leagues import Leagues
 from bot.store.migrations import Migration, load_migrations, migrations_dir
@@ -66,6 +69,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreRefusal",
+    "StoreUnavailable",
     "Tx",
     "load_migrations",
     "migrations_dir",

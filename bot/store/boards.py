@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,13 +25,13 @@ def _csv_text(value: str) -> str:
     return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
-async def _board_source(
+def _board_source(
     tx: Tx, guild_id: int, family: str | None, league_id: int | None
 ) -> tuple[str, dict[str, Any]]:
     """The SQL yielding (user_id, rating, games, wins) for one leaderboard, and its parameters."""
     params: dict[str, Any] = {"guild": guild_id, "family": family, "league": league_id}
     if league_id is not None:
-        league = await tx.one("SELECT guild_id, family FROM leagues WHERE id = ?", (league_id,))
+        league = tx.one("SELECT guild_id, family FROM leagues WHERE id = ?", (league_id,))
         if league is None or league["guild_id"] != guild_id:
             raise StoreRefusal(f"there is no league {league_id} in this server")
         params["family"] = family or league["family"]
@@ -65,13 +66,16 @@ class Boards:
             raise StoreError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
         if not is_int(limit) or not 1 <= limit <= MAX_PAGE or not is_int(offset) or offset < 0:
             raise StoreError(f"limit must be 1 to {MAX_PAGE} and offset 0 or more")
-        async with self._db.read() as tx:
-            source, params = await _board_source(tx, guild_id, family, league_id)
-            rows = await tx.all(
+
+        def board(tx: Tx) -> list[sqlite3.Row]:
+            source, params = _board_source(tx, guild_id, family, league_id)
+            return tx.all(
                 # Wrapped so ORDER BY sees the board's columns, never the raw ones they aggregate.
                 "SELECT * FROM (" + source + ")" + _BOARD_ORDER[order] + " LIMIT :limit OFFSET :offset",  # noqa: S608
                 {**params, "limit": limit, "offset": offset},
             )
+
+        rows = await self._db.read(board)
         return [
             LeaderRow(
                 rank=offset + n,
@@ -86,24 +90,28 @@ class Boards:
 
     async def count(self, guild_id: int, *, family: str | None = None, league_id: int | None = None) -> int:
         """How many players ``page`` would list in all (for paging)."""
-        async with self._db.read() as tx:
-            source, params = await _board_source(tx, guild_id, family, league_id)
-            row = await tx.one("SELECT COUNT(*) FROM (" + source + ")", params)  # noqa: S608
-        return int(row[0]) if row else 0
+
+        def count(tx: Tx) -> int:
+            source, params = _board_source(tx, guild_id, family, league_id)
+            return int(tx.value("SELECT COUNT(*) FROM (" + source + ")", params))  # noqa: S608
+
+        return await self._db.read(count)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's record in one guild (all zeros/None for someone who never finished a game)."""
         key = {"guild": guild_id, "user": user_id, "recent": RECENT_GAMES, "trend": TREND_GAMES - 1}
-        # Three queries, not one per figure: each query is a round trip to aiosqlite's thread.
-        async with self._db.read() as tx:
-            totals = await tx.one(_STATS_TOTALS, key)
-            recent = await tx.all(
+
+        def read(tx: Tx) -> tuple[sqlite3.Row | None, list[sqlite3.Row], list[sqlite3.Row]]:
+            totals = tx.one(_STATS_TOTALS, key)
+            recent = tx.all(
                 "SELECT game_id, variant, family, place, score, finished_at FROM results"
                 " WHERE guild_id = :guild AND user_id = :user"
                 " ORDER BY finished_at DESC, game_id DESC LIMIT :recent",
                 key,
             )
-            ratings = await tx.all(_STATS_RATINGS, key)
+            return totals, recent, tx.all(_STATS_RATINGS, key)
+
+        totals, recent, ratings = await self._db.read(read)
         games = totals["games"] if totals else 0
         wins = totals["wins"] if totals else 0
         return PlayerStats(
@@ -147,27 +155,30 @@ class Boards:
 
         The games themselves stay (ended), so ``results.finish`` still refuses to record them again.
         """
-        async with self._db.write() as tx:
+
+        def reset(tx: Tx) -> int:
             params: tuple[Any, ...] = (guild_id, family, family)
             where = " WHERE guild_id = ? AND (? IS NULL OR family = ?)"
-            await tx.run("DELETE FROM ratings" + where, params)  # noqa: S608  (constant SQL)
-            await tx.run("DELETE FROM rating_history" + where, params)  # noqa: S608
-            row = await tx.one("SELECT COUNT(*) FROM results" + where, params)  # noqa: S608
-            await tx.run("DELETE FROM results" + where, params)  # noqa: S608
-        return int(row[0]) if row else 0
+            tx.run("DELETE FROM ratings" + where, params)  # noqa: S608  (constant SQL)
+            tx.run("DELETE FROM rating_history" + where, params)  # noqa: S608
+            removed = int(tx.value("SELECT COUNT(*) FROM results" + where, params))  # noqa: S608
+            tx.run("DELETE FROM results" + where, params)  # noqa: S608
+            return removed
+
+        return await self._db.write(reset)
 
     async def export_csv(self, guild_id: int) -> str:
         """Every result of the guild as CSV text, one row per seat of each finished game.
 
         Seats and sides are numbered from 1 as players see them; times are ISO 8601 UTC.
         """
-        async with self._db.read() as tx:
-            rows = await tx.all(
-                "SELECT r.game_id, r.finished_at, r.variant, r.family, r.league_id, r.seat, r.side,"
-                " r.user_id, r.score, r.place, g.seats FROM results r JOIN games g ON g.id = r.game_id"
-                " WHERE r.guild_id = ? ORDER BY r.finished_at, r.game_id, r.seat",
-                (guild_id,),
-            )
+        rows = await self._db.read(
+            Tx.all,
+            "SELECT r.game_id, r.finished_at, r.variant, r.family, r.league_id, r.seat, r.side,"
+            " r.user_id, r.score, r.place, g.seats FROM results r JOIN games g ON g.id = r.game_id"
+            " WHERE r.guild_id = ? ORDER BY r.finished_at, r.game_id, r.seat",
+            (guild_id,),
+        )
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(

@@ -20,3 +20,13 @@ class GameNotFound(StoreError):
 
 class ActionOutOfOrder(StoreError):
     """``games.append_action`` was given an index other than the next one (e.g. a double write)."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be written (or read) just now: locked by another program, a full disk,
+    a read-only file. Worth retrying later; ``reason`` is "locked", "read-only", "full", "disk error"
+    or "cannot open"."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason

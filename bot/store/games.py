@@ -39,12 +39,12 @@ def game_record(row: sqlite3.Row, actions: list[tuple[int, str]]) -> GameRecord:
     )
 
 
-async def read_game(tx: Tx, game_id: int) -> GameRecord:
+def read_game(tx: Tx, game_id: int) -> GameRecord:
     """The game with this id and its action log, inside ``tx``; raises ``GameNotFound``."""
-    row = await tx.one("SELECT * FROM games WHERE id = ?", (game_id,))
+    row = tx.one("SELECT * FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(f"there is no game {game_id}")
-    actions = await tx.all("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))
+    actions = tx.all("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))
     return game_record(row, [(a["seat"], a["action"]) for a in actions])
 
 
@@ -91,12 +91,12 @@ class Games:
             status,
         )
         now = time.time()
-        async with self._db.write() as tx:
-            game_id = await tx.run(
-                "INSERT INTO games (guild_id, channel_id, host_id, variant, family, options, seed, players,"
-                " seats, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*params, now, now),
-            )
+        game_id = await self._db.write(
+            Tx.run,
+            "INSERT INTO games (guild_id, channel_id, host_id, variant, family, options, seed, players,"
+            " seats, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*params, now, now),
+        )
         assert game_id is not None
         return game_id
 
@@ -133,20 +133,23 @@ class Games:
             time.time(),
             game_id,
         )
-        async with self._db.write() as tx:
-            row = await tx.one("SELECT status FROM games WHERE id = ?", (game_id,))
+
+        def change(tx: Tx) -> None:
+            row = tx.one("SELECT status FROM games WHERE id = ?", (game_id,))
             if row is None:
                 raise GameNotFound(f"there is no game {game_id}")
             if status is not None and status != row["status"] and row["status"] not in UNFINISHED:
                 raise StoreError(f"game {game_id} is {row['status']}; it cannot become {status}")
             # COALESCE keeps the stored value for every field passed as None: one fixed statement.
-            await tx.run(
+            tx.run(
                 "UPDATE games SET seats = COALESCE(?, seats), status = COALESCE(?, status),"
                 " message_id = COALESCE(?, message_id), options = COALESCE(?, options),"
                 " seed = COALESCE(?, seed), players = COALESCE(?, players), host_id = COALESCE(?, host_id),"
                 " updated_at = ? WHERE id = ?",
                 params,
             )
+
+        await self._db.write(change)
 
     async def append_action(self, game_id: int, idx: int, seat: int, action: str) -> None:
         """Append one accepted action to a game's log, in its own transaction.
@@ -156,37 +159,43 @@ class Games:
         """
         if not is_int(idx) or not is_int(seat) or not isinstance(action, str):
             raise StoreError("append_action needs an integer index and seat and the action as text")
-        async with self._db.write() as tx:
-            row = await tx.one("SELECT status FROM games WHERE id = ?", (game_id,))
+
+        def append(tx: Tx) -> None:
+            row = tx.one("SELECT status FROM games WHERE id = ?", (game_id,))
             if row is None:
                 raise GameNotFound(f"there is no game {game_id}")
             if row["status"] not in UNFINISHED:
                 raise StoreError(f"game {game_id} is {row['status']}; no more actions can be recorded")
-            count = await tx.value("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
+            count = tx.value("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
             if idx != count:
                 raise ActionOutOfOrder(
                     f"game {game_id} has {count} actions logged, so the next is number {count}, not {idx}"
                 )
             now = time.time()
-            await tx.run(
+            tx.run(
                 "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, idx, seat, action, now),
             )
-            await tx.run("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            tx.run("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+        await self._db.write(append)
 
     async def load(self, game_id: int) -> GameRecord:
         """The game with this id and its action log; raises ``GameNotFound``."""
-        async with self._db.read() as tx:
-            return await read_game(tx, game_id)
+        return await self._db.read(read_game, game_id)
 
     async def unfinished(self) -> list[GameRecord]:
         """Every game in the lobby or being played (what start-up resumes), oldest first."""
-        async with self._db.read() as tx:
-            rows = await tx.all("SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
-            actions = await tx.all(
+
+        def unfinished(tx: Tx) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+            rows = tx.all("SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
+            actions = tx.all(
                 "SELECT a.game_id, a.seat, a.action FROM games g JOIN actions a ON a.game_id = g.id"
                 " WHERE g.status IN ('lobby', 'playing') ORDER BY a.game_id, a.idx"
             )
+            return rows, actions
+
+        rows, actions = await self._db.read(unfinished)
         logs: dict[int, list[tuple[int, str]]] = {}
         for action in actions:
             logs.setdefault(action["game_id"], []).append((action["seat"], action["action"]))
@@ -194,10 +203,13 @@ class Games:
 
     async def in_channel(self, channel_id: int) -> GameRecord | None:
         """The unfinished game in this channel (the newest, should there be several), or None."""
-        async with self._db.read() as tx:
-            row = await tx.one(
+
+        def newest(tx: Tx) -> GameRecord | None:
+            row = tx.one(
                 "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')"
                 " ORDER BY id DESC LIMIT 1",
                 (channel_id,),
             )
-            return None if row is None else await read_game(tx, row["id"])
+            return None if row is None else read_game(tx, row["id"])
+
+        return await self._db.read(newest)

@@ -36,11 +36,11 @@ def _checked(game_id: int, results: Sequence[SeatResult | Mapping[str, Any]]) ->
     return rows
 
 
-async def _ratings_before(tx: Tx, guild_id: int, family: str, results: list[SeatResult]) -> dict[int, Rating]:
+def _ratings_before(tx: Tx, guild_id: int, family: str, results: list[SeatResult]) -> dict[int, Rating]:
     before: dict[int, Rating] = {}
     for r in results:
         if r.user_id is not None:
-            row = await tx.one(
+            row = tx.one(
                 "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND family = ? AND user_id = ?",
                 (guild_id, family, r.user_id),
             )
@@ -76,8 +76,8 @@ class Results:
         seats = [r.seat for r in rows]
         at = time.time() if finished_at is None else float(finished_at)
 
-        async with self._db.write() as tx:
-            game = await tx.one(
+        def finish(tx: Tx) -> bool:
+            game = tx.one(
                 "SELECT guild_id, family, variant, status, players FROM games WHERE id = ?", (game_id,)
             )
             if game is None:
@@ -92,15 +92,15 @@ class Results:
             if any(not 0 <= seat < game["players"] for seat in seats):
                 raise StoreError(f"game {game_id} has seats 0-{game['players'] - 1}, results name {seats}")
             # The league running at the finish, read through this transaction (not leagues.active()).
-            league = await tx.one(
+            league = tx.one(
                 "SELECT id FROM leagues WHERE guild_id = ? AND ended_at IS NULL AND started_at <= ?"
                 " AND (ends_at IS NULL OR ends_at > ?) AND (family IS NULL OR family = ?)",
                 (guild_id, at, at, family),
             )
             league_id = None if league is None else league["id"]
-            before = await _ratings_before(tx, guild_id, family, rows)
+            before = _ratings_before(tx, guild_id, family, rows)
             after = rate(before, rows, rated)
-            await _save_ratings(
+            _save_ratings(
                 tx,
                 game_id,
                 guild_id=guild_id,
@@ -111,7 +111,7 @@ class Results:
                 rated=rated,
                 at=at,
             )
-            await tx.executemany(
+            tx.executemany(
                 "INSERT INTO results (game_id, seat, user_id, side, score, place, guild_id, family,"
                 " variant, finished_at, league_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -122,15 +122,17 @@ class Results:
                     for r in rows
                 ],
             )
-            await tx.run(
+            tx.run(
                 "UPDATE games SET status = 'ended', finished_at = ?, updated_at = ?, league_id = ?"
                 " WHERE id = ?",
                 (at, at, league_id, game_id),
             )
-        return True
+            return True
+
+        return await self._db.write(finish)
 
 
-async def _save_ratings(
+def _save_ratings(
     tx: Tx,
     game_id: int,
     *,
@@ -148,14 +150,14 @@ async def _save_ratings(
             continue
         mu, sigma = after[r.user_id]
         won = int(r.place == 1)
-        await tx.run(
+        tx.run(
             "INSERT INTO ratings (guild_id, family, user_id, mu, sigma, ordinal, games, wins)"
             " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, family, user_id) DO UPDATE SET"
             " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
             " games = games + 1, wins = wins + excluded.wins",
             (guild_id, family, r.user_id, mu, sigma, ordinal((mu, sigma)), won),
         )
-        await tx.run(
+        tx.run(
             "INSERT INTO rating_history (game_id, user_id, guild_id, family, mu, sigma, ordinal_before,"
             " ordinal, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (

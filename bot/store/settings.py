@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import sqlite3
 import time
 from typing import Any
 
-from bot.store.database import Database
+from bot.store.database import Database, Tx
 from bot.store.errors import StoreError, StoreRefusal
 from bot.store.records import GuildSettings
 from bot.store.validate import dumps, is_int, options_by_variant
@@ -50,6 +51,9 @@ class GuildSettingsRepo:
     def __init__(self, db: Database, default_computer_delay: float = 1.0) -> None:
         self._db = db
         self.default_computer_delay = float(default_computer_delay)
+        # Read on every computer turn: kept after the first read. Only this store writes them (one
+        # bot per database), and update() refreshes the copy once its write has committed.
+        self._cache: dict[int, GuildSettings] = {}
 
     def _from_row(self, guild_id: int, row: sqlite3.Row | None) -> GuildSettings:
         if row is None:
@@ -63,10 +67,12 @@ class GuildSettingsRepo:
         )
 
     async def get(self, guild_id: int) -> GuildSettings:
-        """The guild's settings (defaults if it never changed any)."""
-        async with self._db.read() as tx:
-            row = await tx.one("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
-        return self._from_row(guild_id, row)
+        """The guild's settings (defaults if it never changed any). Callers get their own copy."""
+        cached = self._cache.get(guild_id)
+        if cached is None:
+            row = await self._db.read(Tx.one, "SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
+            cached = self._cache.setdefault(guild_id, self._from_row(guild_id, row))
+        return copy.deepcopy(cached)
 
     async def update(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings and return them all. Raises ``StoreError`` on a bad name or value
@@ -77,12 +83,13 @@ class GuildSettingsRepo:
         whole mapping; stored as given: the table manager checks it against the variants' rules).
         """
         checked = {name: _checked(name, value) for name, value in changes.items()}
-        async with self._db.write() as tx:
-            row = await tx.one("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
+
+        def change(tx: Tx) -> GuildSettings:
+            row = tx.one("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
             settings = self._from_row(guild_id, row)
             for name, value in checked.items():
                 setattr(settings, name, value)
-            await tx.run(
+            tx.run(
                 "INSERT INTO guilds (guild_id, turn_timeout_seconds, computer_delay_seconds,"
                 " rate_computer_games, default_options, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_timeout_seconds = excluded.turn_timeout_seconds,"
@@ -98,4 +105,8 @@ class GuildSettingsRepo:
                     time.time(),
                 ),
             )
-        return settings
+            return settings
+
+        settings = await self._db.write(change)
+        self._cache[guild_id] = settings
+        return copy.deepcopy(settings)

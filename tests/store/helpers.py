@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.store import SeatResult, Store, load_migrations
+from bot.store import SeatResult, Store, Tx, load_migrations
 
 LATEST = load_migrations()[-1].version
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,8 +76,7 @@ async def play_game(
 
 async def query(store: Store, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
     """Rows of a read through the store's own connection (in a read transaction)."""
-    async with store.db.read() as tx:
-        return await tx.all(sql, params)
+    return await store.db.read(Tx.all, sql, params)
 
 
 async def count(store: Store, table: str) -> int:

@@ -4,6 +4,7 @@ transactions, and a writer killed mid-write."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import shutil
 import signal
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SeatResult, Store, StoreError, load_migrations, migrations_dir
+from bot.store import SeatResult, Store, StoreError, Tx, load_migrations, migrations_dir
 from tests.store.helpers import LATEST, ROOT, count, human, play_game, query, sql
 from tests.store.helpers import new_game as store_game
 
@@ -26,13 +27,13 @@ async def test_open_creates_folder_with_wal_and_foreign_keys(tmp_path):
     try:
         assert path.exists()
         assert store.schema_version == LATEST
-        async with store.db.read() as tx:
-            assert await tx.value("PRAGMA journal_mode") == "wal"
-            assert await tx.value("PRAGMA foreign_keys") == 1
+        assert await store.db.read(Tx.value, "PRAGMA journal_mode") == "wal"
+        assert await store.db.write(Tx.value, "PRAGMA foreign_keys") == 1
         # The database itself refuses an action of a game that does not exist.
         with pytest.raises(StoreError, match="nothing of this change was saved") as err:
-            async with store.db.write() as tx:
-                await tx.run("INSERT INTO actions (game_id, idx, seat, action, at) VALUES (99, 0, 0, 'x', 0)")
+            await store.db.write(
+                Tx.run, "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (99, 0, 0, 'x', 0)"
+            )
         assert isinstance(err.value.__cause__, sqlite3.IntegrityError)
     finally:
         await store.close()
@@ -256,38 +257,71 @@ async def test_reentering_a_transaction_is_refused_not_deadlocked(store):
     """Code inside a transaction must take its tx: a nested read()/write() fails at once."""
     for outer in (store.db.read, store.db.write):
         for inner in (store.db.read, store.db.write):
+
+            def nested(tx, inner=inner):
+                tx.value("SELECT 1")
+                inner(Tx.value, "SELECT 1")
+
             with pytest.raises(RuntimeError, match="pass its tx down"):
-                async with outer() as tx:
-                    await tx.value("SELECT 1")
-                    async with inner():
-                        pass
-    # Another task simply waits for the lock; and the store still works.
-    async with store.db.write() as tx:
-        waiting = asyncio.create_task(store.settings.get(1))
-        await asyncio.sleep(0.01)
-        assert not waiting.done()
-        await tx.run("INSERT INTO guilds (guild_id, turn_timeout_seconds, updated_at) VALUES (1, 60, 0)")
-    assert (await waiting).turn_timeout_seconds == 60
+                await outer(nested)
+    # The store still works.
+    await store.db.write(
+        Tx.run, "INSERT INTO guilds (guild_id, turn_timeout_seconds, updated_at) VALUES (1, 60, 0)"
+    )
+    assert (await store.settings.get(1)).turn_timeout_seconds == 60
 
 
-async def test_a_tx_is_dead_after_its_block(store):
-    async with store.db.read() as tx:
-        assert await tx.value("SELECT 41 + 1") == 42
+async def test_a_tx_is_dead_after_its_function(store):
+    kept = []
+
+    def keep(tx):
+        kept.append(tx)
+        return tx.value("SELECT 41 + 1")
+
+    assert await store.db.read(keep) == 42
     with pytest.raises(StoreError, match="transaction is over"):
-        await tx.all("SELECT 1")
+        kept[0].all("SELECT 1")
 
 
 async def test_a_failed_write_rolls_back_everything_in_it(store):
+    def twice(tx):
+        tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (5, 0)")
+        tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (5, 0)")  # duplicate key
+
     with pytest.raises(StoreError, match="nothing of this change was saved"):
-        async with store.db.write() as tx:
-            await tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (5, 0)")
-            await tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (5, 0)")  # duplicate key
+        await store.db.write(twice)
     assert await count(store, "guilds") == 0
+
+    def then_fail(tx):
+        tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (6, 0)")
+        raise ValueError("not SQL")
+
     with pytest.raises(ValueError, match="not SQL"):
-        async with store.db.write() as tx:
-            await tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (6, 0)")
-            raise ValueError("not SQL")
+        await store.db.write(then_fail)
     assert await count(store, "guilds") == 0
+
+
+async def test_writes_queued_together_commit_together_and_fail_alone(store):
+    """Group commit: concurrent writes share transactions, yet a failing one rolls back alone."""
+
+    def insert(tx, guild_id, fail):
+        tx.run("INSERT INTO guilds (guild_id, updated_at) VALUES (?, 0)", (guild_id,))
+        if fail:
+            raise StoreError(f"refused {guild_id}")
+        return guild_id
+
+    store.db.stats.reset()
+    outcomes = await asyncio.gather(
+        *(store.db.write(insert, n, n % 5 == 0) for n in range(1, 41)), return_exceptions=True
+    )
+    assert [o for o in outcomes if isinstance(o, StoreError)] == [
+        o for o in outcomes if not isinstance(o, int)
+    ]
+    assert sorted(o for o in outcomes if isinstance(o, int)) == [n for n in range(1, 41) if n % 5]
+    assert [r[0] for r in await query(store, "SELECT guild_id FROM guilds ORDER BY guild_id")] == [
+        n for n in range(1, 41) if n % 5
+    ]
+    assert store.db.stats.snapshot()["commits"] < 40  # some writes shared a commit
 
 
 async def test_cancelled_writer_leaves_no_partial_transaction(store):
@@ -304,14 +338,13 @@ async def test_cancelled_writer_leaves_no_partial_transaction(store):
     for _ in range(3):
         await asyncio.sleep(0)  # let it get into its transaction
     task.cancel()
-    finished = True
-    try:
+    with contextlib.suppress(asyncio.CancelledError):
         await task
-    except asyncio.CancelledError:
-        finished = False
+    await store.db.write(Tx.value, "SELECT 1")  # the writes queued before this one are done
+    # All of it or none of it: the results exactly when the game is ended.
     rows = await query(store, "SELECT COUNT(*) FROM results")
-    assert rows[0][0] == (2 if finished else 0)
-    assert (await store.games.load(game_id)).status == ("ended" if finished else "playing")
+    assert rows[0][0] in (0, 2)
+    assert (await store.games.load(game_id)).status == ("ended" if rows[0][0] else "playing")
     # The store keeps working either way.
     await store.games.append_action(await store_game(store, 1, [human(3), human(4)]), 0, 0, "pass")
 

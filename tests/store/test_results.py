@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from bot.store import GameNotFound, SeatResult, StoreError
+from bot.store import GameNotFound, SeatResult, StoreError, Tx
 from tests.store.helpers import count, human, play_game, query, rating_of
 from tests.store.helpers import new_game as store_game
 
@@ -66,11 +66,11 @@ async def test_finish_checks_its_input(store):
 
 async def test_failure_mid_finish_writes_nothing(store):
     """A write that fails after ratings were updated rolls everything back (as a kill would)."""
-    async with store.db.write() as tx:
-        await tx.run(
-            "CREATE TRIGGER boom BEFORE INSERT ON results WHEN NEW.score = 666"
-            " BEGIN SELECT RAISE(ABORT, 'boom'); END"
-        )
+    await store.db.write(
+        Tx.run,
+        "CREATE TRIGGER boom BEFORE INSERT ON results WHEN NEW.score = 666"
+        " BEGIN SELECT RAISE(ABORT, 'boom'); END",
+    )
     game_id = await store_game(store, 1, [human(1), human(2)])
     with pytest.raises(StoreError, match="boom") as err:
         await store.results.finish(
