@@ -20,6 +20,7 @@ import asyncio
 import itertools
 import json
 import re
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,71 @@ from aiohttp import WSMsgType, web
 
 API_PREFIX = "/api/v10"
 JSON = {"Content-Type": "application/json"}  # discord.py compares content-type *exactly*
+
+
+EXTRA_CHANNELS = 1_250_000_000_000_000_000
+
+
+class RateLimiter:
+    """Discord's limits, roughly: 5 requests per 5 s per route and channel, 50 per second in all
+    (interaction callbacks and webhooks are exempt from the global one). Counts the 429s it gives."""
+
+    ROUTE_LIMIT, ROUTE_WINDOW, GLOBAL_LIMIT = 5, 5.0, 50
+
+    def __init__(self) -> None:
+        self.windows: dict[str, tuple[float, int]] = {}
+        self.global_window = (0.0, 0)
+        self.given_429 = 0
+        self.given_global_429 = 0
+
+    @staticmethod
+    def bucket(method: str, path: str) -> str | None:
+        mt = re.fullmatch(r"/channels/(\d+)/messages(/\d+)?", path)
+        if mt is None:
+            return None
+        kind = "post" if mt.group(2) is None else method.lower()
+        return f"{kind}:{mt.group(1)}"
+
+    def check(self, method: str, path: str) -> tuple[dict[str, str], web.Response | None]:
+        """Headers for the response, and a 429 to send instead if a limit is exceeded."""
+        now = time.monotonic()
+        if not path.startswith(("/interactions/", "/webhooks/")):
+            start, used = self.global_window
+            if now - start >= 1.0:
+                start, used = now, 0
+            if used >= self.GLOBAL_LIMIT:
+                self.given_429 += 1
+                self.given_global_429 += 1
+                body = {"message": "You are being rate limited.", "retry_after": 1.0 - (now - start),
+                        "global": True}  # fmt: skip
+                return {}, self._too_many(body, {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
+            self.global_window = (start, used + 1)
+        key = self.bucket(method, path)
+        if key is None:
+            return {}, None
+        start, used = self.windows.get(key, (now, 0))
+        if now - start >= self.ROUTE_WINDOW:
+            start, used = now, 0
+        reset_after = self.ROUTE_WINDOW - (now - start)
+        headers = {
+            "X-RateLimit-Limit": str(self.ROUTE_LIMIT),
+            "X-RateLimit-Remaining": str(max(0, self.ROUTE_LIMIT - used - 1)),
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Bucket": key.split(":")[0],
+        }
+        if used >= self.ROUTE_LIMIT:
+            self.given_429 += 1
+            body = {"message": "You are being rate limited.", "retry_after": reset_after, "global": False}
+            return {}, self._too_many(body, {**headers, "X-RateLimit-Remaining": "0"})
+        self.windows[key] = (start, used + 1)
+        return headers, None
+
+    @staticmethod
+    def _too_many(body: dict[str, Any], headers: dict[str, str]) -> web.Response:
+        # discord.py treats a 429 without a Via header as a Cloudflare ban.
+        return web.Response(status=429, body=json.dumps(body).encode(),
+                            headers={**JSON, **headers, "Via": "1.1 google"})  # fmt: skip
 
 
 def _snowflake_gen(start: int = 1_300_000_000_000_000_000) -> Callable[[], str]:
@@ -88,9 +154,16 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41_250,
         compression: str = "auto",  # "auto": honour ?compress=zlib-stream, "none": always plain text frames
         patch_discord: bool = True,
+        channels: int = 1,  # text channels in the guild: channel_id, then EXTRA_CHANNELS + 1, + 2, ...
+        rate_limits: bool = False,  # answer like Discord's per-route and global limits (headers, 429s)
     ) -> None:
         self.bot_id, self.app_id = str(bot_id), str(app_id or bot_id)
         self.guild_id, self.channel_id, self.user_id = str(guild_id), str(channel_id), str(user_id)
+        self.channel_ids = [self.channel_id] + [str(EXTRA_CHANNELS + n) for n in range(1, channels)]
+        self.rate_limiter = RateLimiter() if rate_limits else None
+        # Called with each request before it is routed; a response returned is sent instead (tests
+        # use it to make a route fail: 403, 404, 500 ...).
+        self.intercept: Callable[[RecordedRequest], web.Response | None] | None = None
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.compression = compression
         self.patch_discord = patch_discord
@@ -106,6 +179,8 @@ class FakeDiscord:
         self.messages: dict[str, dict[str, Any]] = {}  # message_id -> message payload (all sent/edited)
         self.original_responses: dict[str, dict[str, Any]] = {}  # interaction token -> message payload
         self.identified = asyncio.Event()
+        self.token_channels: dict[str, str] = {}  # interaction token -> its channel
+        self.app_permissions: dict[str, str] = {}  # channel id -> the bot's permissions there (default: all)
 
         self._conns: list[_GatewayConn] = []
         self._cond = asyncio.Condition()
@@ -187,6 +262,18 @@ class FakeDiscord:
                 f"no {method} {path_regex} within {timeout}s; requests seen:\n  {seen}"
             ) from None
 
+    async def close_gateway(self, code: int = 4000) -> None:
+        """Drop every gateway connection with this close code (4000: discord.py RESUMEs)."""
+        for conn in list(self._conns):
+            conn.identified = False
+            await conn.ws.close(code=code)
+
+    async def send_op(self, op: int, data: Any = None) -> None:
+        """Send a non-dispatch opcode to every connection (7 RECONNECT, 9 INVALID_SESSION ...)."""
+        for conn in list(self._conns):
+            if not conn.ws.closed:
+                await conn.send({"op": op, "d": data})
+
     async def dispatch(self, event: str, data: dict[str, Any], timeout: float = 5.0) -> None:
         """Send a DISPATCH (op 0) event to every identified gateway connection."""
         await asyncio.wait_for(self.identified.wait(), timeout)
@@ -235,12 +322,12 @@ class FakeDiscord:
             m["permissions"] = permissions
         return m
 
-    def channel(self) -> dict[str, Any]:
+    def channel(self, channel_id: str | None = None) -> dict[str, Any]:
         return {
-            "id": self.channel_id,
+            "id": channel_id or self.channel_id,
             "type": 0,
             "guild_id": self.guild_id,
-            "name": "general",
+            "name": f"table-{channel_id}" if channel_id not in (None, self.channel_id) else "general",
             "position": 0,
             "permission_overwrites": [],
             "nsfw": False,
@@ -275,7 +362,7 @@ class FakeDiscord:
                     "flags": 0,
                 }
             ],
-            "channels": [self.channel()],
+            "channels": [self.channel(cid) for cid in self.channel_ids],
             "threads": [],
             "voice_states": [],
             "presences": [],
@@ -347,8 +434,11 @@ class FakeDiscord:
         }
 
     def _interaction_base(
-        self, itype: int, data: dict[str, Any], user: dict[str, Any] | None
+        self, itype: int, data: dict[str, Any], user: dict[str, Any] | None, channel_id: str | None = None
     ) -> dict[str, Any]:
+        channel_id = channel_id or self.channel_id
+        token = f"itok-{self.snowflake()}"
+        self.token_channels[token] = channel_id
         return {
             "id": self.snowflake(),
             "application_id": self.app_id,
@@ -356,12 +446,12 @@ class FakeDiscord:
             "data": data,
             "guild_id": self.guild_id,
             "guild": {"id": self.guild_id, "features": [], "locale": "en-US"},
-            "channel_id": self.channel_id,
-            "channel": self.channel(),
+            "channel_id": channel_id,
+            "channel": self.channel(channel_id),
             "member": self.member(user or self.human_user(), permissions="2248473465835073"),
-            "token": f"itok-{self.snowflake()}",
+            "token": token,
             "version": 1,
-            "app_permissions": "2248473465835073",
+            "app_permissions": self.app_permissions.get(channel_id, "2248473465835073"),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -377,6 +467,7 @@ class FakeDiscord:
         *,
         user: dict[str, Any] | None = None,
         guild_command: bool = False,
+        channel_id: str | None = None,
     ) -> dict[str, Any]:
         """INTERACTION_CREATE type 2 (APPLICATION_COMMAND) for a CHAT_INPUT command."""
         pool = self.commands.get(self.guild_id if guild_command else None, [])
@@ -384,7 +475,7 @@ class FakeDiscord:
         data: dict[str, Any] = {"id": cmd_id, "name": name, "type": 1, "options": options or []}
         if guild_command:
             data["guild_id"] = self.guild_id  # tree looks up guild commands by data.guild_id
-        return self._interaction_base(2, data, user)
+        return self._interaction_base(2, data, user, channel_id)
 
     def component_interaction(
         self,
@@ -394,12 +485,13 @@ class FakeDiscord:
         component_type: int = 2,
         values: list | None = None,
         user: dict[str, Any] | None = None,
+        channel_id: str | None = None,
     ) -> dict[str, Any]:
         """INTERACTION_CREATE type 3 (MESSAGE_COMPONENT); component_type 2 = button, 3 = string select."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
-        payload = self._interaction_base(3, data, user)
+        payload = self._interaction_base(3, data, user, channel_id or message.get("channel_id"))
         payload["message"] = message
         return payload
 
@@ -505,7 +597,14 @@ class FakeDiscord:
             request.method, path, dict(request.query), await self._read_body(request), dict(request.headers)
         )
         try:
-            resp = self._route(rec)
+            headers: dict[str, str] = {}
+            resp = self.intercept(rec) if self.intercept is not None else None
+            if resp is None and self.rate_limiter is not None:
+                headers, resp = self.rate_limiter.check(rec.method, path)
+            if resp is None:
+                resp = self._route(rec)
+                if resp is not None:
+                    resp.headers.update(headers)
         except Exception as exc:  # a bug in the fake: make it loud, but 4xx so discord.py doesn't retry 5xx
             self.errors.append(f"{rec.method} {path}: {exc!r}")
             resp = self._json({"message": f"fake error: {exc!r}", "code": 0}, 400)
@@ -597,13 +696,15 @@ class FakeDiscord:
                 "response_message_ephemeral": bool((data.get("flags") or 0) & 64),
             }
             resp: dict[str, Any] = {"interaction": interaction}
+            channel_id = self.token_channels.get(mt.group(2))
             if itype in (4, 5):  # CHANNEL_MESSAGE_WITH_SOURCE / DEFERRED_CHANNEL_MESSAGE
-                msg = self._msg_from_body(data, flags=(data.get("flags") or 0) | (128 if itype == 5 else 0))
+                flags = (data.get("flags") or 0) | (128 if itype == 5 else 0)
+                msg = self._msg_from_body(data, flags=flags, channel_id=channel_id)
                 self.original_responses[mt.group(2)] = msg
                 interaction["response_message_id"] = msg["id"]
                 resp["resource"] = {"type": itype, "message": msg}
             elif itype == 7:  # UPDATE_MESSAGE: we don't know which message; synthesize one
-                msg = self._msg_from_body(data)
+                msg = self._msg_from_body(data, channel_id=channel_id)
                 self.original_responses[mt.group(2)] = msg
                 interaction["response_message_id"] = msg["id"]
                 resp["resource"] = {"type": itype, "message": msg}
@@ -615,7 +716,8 @@ class FakeDiscord:
         if mt:
             token, mid = mt.group(2), mt.group(3)
             if mid is None and m == "POST":  # followup
-                return self._json(self._msg_from_body(b, author=self.bot_user()))
+                channel_id = self.token_channels.get(token)
+                return self._json(self._msg_from_body(b, author=self.bot_user(), channel_id=channel_id))
             if mid is not None:
                 msg = self.original_responses.get(token) if mid == "@original" else self.messages.get(mid)
                 if msg is None:

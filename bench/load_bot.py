@@ -1,0 +1,153 @@
+"""The bot process of ``bench/load.py``: the real ``TrickNightBot`` pointed at the wire fake, with
+an event-loop lag probe and a report of its own figures (memory, tasks, views, store) on request.
+
+Driven over stdin, one word a line: ``mark`` starts the measured window (resets the lag samples
+and the store's counters, records memory and CPU), ``report`` prints one JSON line with the
+figures since the mark, ``stop`` closes the bot. Not meant to be run by hand.
+
+Usage: python bench/load_bot.py PORT DATABASE COMPUTER_DELAY [--tracemalloc] [--profile FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import json
+import logging
+import os
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import discord  # noqa: E402
+import discord.gateway  # noqa: E402
+import discord.http  # noqa: E402
+import yarl  # noqa: E402
+
+from bot.app import TrickNightBot  # noqa: E402
+from bot.config import Settings  # noqa: E402
+
+PROBE_INTERVAL = 0.01
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+class Probe:
+    """Event-loop lag: how late a 10 ms sleep wakes up."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(PROBE_INTERVAL)
+            self.lags.append(max(0.0, loop.time() - start - PROBE_INTERVAL))
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """p50, p99 and max in milliseconds, and how many samples."""
+    ordered = sorted(values) or [0.0]
+    at = lambda q: 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return {"p50": at(0.5), "p99": at(0.99), "max": 1000 * ordered[-1], "n": len(values)}
+
+
+def store_stats(bot: TrickNightBot) -> dict[str, Any] | None:
+    stats = getattr(getattr(bot, "store", None), "db", None)
+    stats = getattr(stats, "stats", None)
+    return stats.snapshot() if stats is not None else None
+
+
+def reset_store_stats(bot: TrickNightBot) -> None:
+    stats = getattr(getattr(getattr(bot, "store", None), "db", None), "stats", None)
+    if stats is not None:
+        stats.reset()
+
+
+def live_views() -> int:
+    return sum(1 for obj in gc.get_objects() if isinstance(obj, discord.ui.View))
+
+
+async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    mark: dict[str, Any] = {}
+    profiler = cProfile.Profile() if args.profile else None
+    while True:
+        line = (await reader.readline()).decode().strip()
+        if line in ("", "stop"):
+            return
+        if line == "mark":
+            gc.collect()
+            probe.lags.clear()
+            reset_store_stats(bot)
+            if args.tracemalloc:
+                tracemalloc.start(5)
+            if profiler is not None:
+                profiler.enable()
+            mark = {"rss": rss_bytes(), "cpu": sum(os.times()[:2]), "wall": time.monotonic()}
+        elif line == "stacks":  # what every task is waiting for (to debug a click left unanswered)
+            for task in asyncio.all_tasks():
+                task.print_stack(limit=6, file=sys.stderr)
+        elif line == "report":
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(args.profile)
+            cpu = sum(os.times()[:2]) - mark.get("cpu", 0.0)
+            wall = time.monotonic() - mark.get("wall", time.monotonic())
+            out: dict[str, Any] = {
+                "lags": summary(probe.lags),
+                "rss_mark": mark.get("rss", 0),
+                "rss_end": rss_bytes(),
+                "cpu_share": cpu / wall if wall else 0.0,
+                "tasks": len(asyncio.all_tasks()),
+                "views": live_views(),
+                "store": store_stats(bot),
+            }
+            if args.tracemalloc and tracemalloc.is_tracing():
+                snapshot = tracemalloc.take_snapshot()
+                out["traced"] = tracemalloc.get_traced_memory()[0]
+                out["top"] = [str(stat) for stat in snapshot.statistics("lineno")[:8]]
+            print(json.dumps(out), flush=True)
+
+
+async def main(args: argparse.Namespace) -> None:
+    discord.http.Route.BASE = f"http://127.0.0.1:{args.port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{args.port}/")
+    settings = Settings(token="fake-token", database=Path(args.database), computer_delay=args.delay)
+    bot = TrickNightBot(settings, guild_ready_timeout=0.05)
+    probe = Probe()
+    probing = asyncio.create_task(probe.run())
+    running = asyncio.create_task(bot.start("fake-token"))
+    try:
+        await commands(bot, probe, args)
+    finally:
+        probing.cancel()
+        await bot.close()
+        running.cancel()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("port", type=int)
+    parser.add_argument("database")
+    parser.add_argument("delay", type=float)
+    parser.add_argument("--tracemalloc", action="store_true")
+    parser.add_argument("--profile")
+    logging.basicConfig(level=logging.WARNING, format="bot %(levelname)s %(name)s: %(message)s")
+    asyncio.run(main(parser.parse_args()))
