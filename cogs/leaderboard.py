@@ -21,6 +21,7 @@ from bot.discord_ui import (
     ORDER_CHOICES,
     VARIANT_CHOICES,
     answers_refusals,
+    detached,
     is_admin,
     reply,
     services,
@@ -66,7 +67,7 @@ async def board_message(
     view = discord.ui.View(timeout=None)
     view.add_item(BoardButton(family, league_id, order, page - 1, "Previous", disabled=page == 0))
     view.add_item(BoardButton(family, league_id, order, page + 1, "Next", disabled=page >= pages - 1))
-    return embed, view
+    return embed, detached(view)
 
 
 class BoardButton(
@@ -193,6 +194,7 @@ class LeaderboardCog(commands.Cog):
         require_admin(interaction)
         view = discord.ui.View(timeout=None)
         view.add_item(ResetButton(game, interaction.user.id))
+        detached(view)
         scope = game or "every game"
         await reply(interaction, f"Reset the leaderboard for {scope}? This cannot be undone.", view=view)
 

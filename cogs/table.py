@@ -54,13 +54,15 @@ class TableCog(commands.Cog):
         )  # fmt: skip
         cls = find_variant(table.variant)
         summary = cls.rules_text.split("\n", 1)[0]
-        await interaction.response.send_message(
+        sent = await interaction.response.send_message(
             content=f"{summary} — use `/rules` for the full rules.",
             embed=table_embed(table),
             view=table_view(table) or discord.utils.MISSING,
         )
-        message = await interaction.original_response()
-        await services(interaction).tables.set_message(table, message.id)
+        message_id = sent.message_id if sent is not None else None
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await services(interaction).tables.set_message(table, message_id)
 
     @table.command(name="join", description="Take a seat at this channel's table")
     @answers_refusals

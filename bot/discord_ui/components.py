@@ -29,6 +29,14 @@ log = logging.getLogger(__name__)
 
 
 # ----- views ---------------------------------------------------------------------------------------------
+def detached(view: discord.ui.View) -> discord.ui.View:
+    """The view, stopped: every control here is a DynamicItem, answered by the client whatever
+    message it sits on, so discord.py need not keep the view. A stopped view is sent but not
+    stored (otherwise each hand shown would keep a view and a 15-minute timer alive)."""
+    view.stop()
+    return view
+
+
 def table_view(table: Table) -> discord.ui.View | None:
     """The public message's components for the table's status."""
     view = discord.ui.View(timeout=None)
@@ -38,12 +46,12 @@ def table_view(table: Table) -> discord.ui.View | None:
         for level in levels(table.family):
             view.add_item(LobbyButton(table.id, f"add-{level}"))
         view.add_item(LobbyButton(table.id, "start"))
-        return view
+        return detached(view)
     if table.status == "playing":
         view.add_item(SeatButton(table.id, "hand"))
         if any(seat is not None and seat.away for seat in table.seats):
             view.add_item(SeatButton(table.id, "back"))
-        return view
+        return detached(view)
     return None
 
 
@@ -61,7 +69,7 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     sitter = table.seats[seat]
     if sitter is not None and sitter.away:
         ui.add_item(SeatButton(table.id, "back"))
-        return ui
+        return detached(ui)
     legal: list[str] = view["legal"]
 
     def label(action: str) -> str:
@@ -96,7 +104,7 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
                 ui.add_item(ActButton(table.id, version, action, label=label(action)))
         else:
             ui.add_item(ActSelect(table.id, version, group[:SELECT_MAX], render_label=label, group=name))
-    return ui
+    return detached(ui)
 
 
 # ----- answering clicks ----------------------------------------------------------------------------

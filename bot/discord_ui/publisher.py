@@ -12,12 +12,15 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.budget import RestBudget
 from bot.discord_ui.components import table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.errors import Refusal
 from bot.tables import Table
 
 log = logging.getLogger(__name__)
+
+FIRST_MESSAGE_WAIT = 3.0  # seconds to wait for a new table's message id before posting one
 
 
 @dataclass
@@ -50,6 +53,13 @@ class DiscordPublisher:
         self.min_edit_interval = min_edit_interval
         self.on_posted = on_posted
         self.pending: dict[int, _Pending] = {}
+        # A share of Discord's global limit for all tables; no pacing at all when edits are unpaced
+        # (tests, whose harness may run on a virtual clock).
+        self.budget = RestBudget() if min_edit_interval > 0 else None
+
+    async def _take(self, *, urgent: bool = False) -> None:
+        if self.budget is not None:
+            await self.budget.take(urgent=urgent)
 
     def _queue(self, table: Table) -> _Pending:
         state = self.pending.setdefault(table.id, _Pending())
@@ -92,6 +102,12 @@ class DiscordPublisher:
 
     async def _flush(self, table: Table, state: _Pending) -> None:
         await asyncio.sleep(0)  # let the change that scheduled us finish, so we see its result
+        # A new table's first message is the answer to /table new, whose id comes a moment later:
+        # wait for it rather than post a second table message.
+        waited = 0.0
+        while table.message_id is None and waited < FIRST_MESSAGE_WAIT:
+            await asyncio.sleep(0.05)
+            waited += 0.05
         try:
             channel = await self._channel(table)
             if channel is None:
@@ -99,6 +115,7 @@ class DiscordPublisher:
             while state.dirty or state.messages or state.ping:
                 while state.messages:
                     text = state.messages.pop(0)
+                    await self._take(urgent=True)
                     await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
                 if state.ping:
                     ids, text = state.ping
@@ -108,6 +125,7 @@ class DiscordPublisher:
                     wait = state.last_edit + self.min_edit_interval - time.monotonic()
                     if wait > 0:
                         await asyncio.sleep(wait)
+                    await self._take()
                     state.dirty = False
                     state.last_edit = time.monotonic()
                     await self.render_table(table, channel)
@@ -122,7 +140,9 @@ class DiscordPublisher:
     ) -> None:
         if state.last_ping_id is not None and isinstance(channel, discord.TextChannel | discord.Thread):
             with contextlib.suppress(discord.HTTPException):
+                await self._take()
                 await channel.get_partial_message(state.last_ping_id).delete()
+        await self._take(urgent=True)
         mentions = " ".join(f"<@{uid}>" for uid in ids)
         message = await channel.send(
             f"{mentions} {text}",
