@@ -162,9 +162,11 @@ PREFER_SYSTEM_FONT = True
 
 def label_font(size: int) -> Font:
     """The font for names and captions: DejaVu Sans Bold when present, else the built-in face."""
-    if PREFER_SYSTEM_FONT and _system_label_font_available():
-        return _system_font(size)
-    return builtin_font(size)
+    return _system_font(size) if _use_system_font() else builtin_font(size)
+
+
+def _use_system_font() -> bool:
+    return PREFER_SYSTEM_FONT and _system_label_font_available()
 
 
 @lru_cache(maxsize=32)
@@ -207,10 +209,15 @@ def fit_text(text: str, font: Font, max_width: float) -> str:
     return text.rstrip() + ellipsis
 
 
-@lru_cache(maxsize=512)
 def label_image(text: str, size: int, colour: RGB, max_width: int) -> Image.Image:
-    """A name or caption as an RGBA image, semi-bold, fitted to ``max_width`` (empty: 1×1)."""
-    font = label_font(size * 2)
+    """A name or caption as an RGBA image, semi-bold, fitted to ``max_width`` (drawn as ``?`` when
+    the font can draw none of it)."""
+    return _label_image(text, size, colour, max_width, _use_system_font())
+
+
+@lru_cache(maxsize=512)
+def _label_image(text: str, size: int, colour: RGB, max_width: int, system_font: bool) -> Image.Image:
+    font = _system_font(size * 2) if system_font else builtin_font(size * 2)
     shown = fit_text(drawable(text, font), font, max_width * 2) or "?"
     left, _, right, _ = font.getbbox(shown, stroke_width=1)
     ascent, descent = font.getmetrics() if isinstance(font, ImageFont.FreeTypeFont) else (size * 2, 0)

@@ -192,10 +192,19 @@ def _render_melds(state: MeldsState) -> Rendered:
 
 def encode_png(image: Image.Image) -> bytes:
     """A palette PNG (with transparency) of ``image``: a few KiB, quick to encode."""
-    palette = image.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = image.quantize(PALETTE_COLOURS - 1, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    # The octree averages alpha too, so clear pixels could come out faintly grey on a light theme:
+    # give every fully clear pixel a palette entry of its own that is fully clear.
+    colours = palette.getpalette("RGBA") or []
+    clear = len(colours) // 4
+    palette.putpalette([*colours, 0, 0, 0, 0], "RGBA")
+    palette.paste(clear, (0, 0, *image.size), image.getchannel("A").point(_CLEAR_MASK))
     out = io.BytesIO()
     palette.save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+_CLEAR_MASK = [255] + [0] * 255
 
 
 # ----- the hand ----------------------------------------------------------------------------------
