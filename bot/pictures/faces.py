@@ -8,6 +8,7 @@ and a big suit symbol fills the rest of the face.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Literal
 
@@ -79,10 +80,23 @@ def card_face(
     small = pip_mask(spec.suit, round(width * 0.24))
     small_top = rank_top + rank.height + round(height * 0.035)
     image.paste(ink, (round(column_centre - small.width / 2), small_top), small)
-    big = pip_mask(spec.suit, round(width * 0.5))
-    big_left = round(SIDE_PAD + width * 0.62 - big.width / 2)
+    # The big symbol starts right of the corner index, so overlapped cards show no slivers of it.
+    big = pip_mask(spec.suit, round(width * 0.48))
+    big_left = SIDE_PAD + math.ceil(width * INDEX_FRACTION) + 1
     image.paste(ink, (big_left, round(height * 0.66 - big.height / 2)), big)
     return image
+
+
+@lru_cache(maxsize=512)
+def opaque_face(
+    code: str, width: int, four_colour: bool, mark: Mark = None
+) -> tuple[Image.Image, Image.Image]:
+    """The face with its alpha set solid, and its coverage mask: pasting the one through the other
+    onto an opaque canvas is exactly "over", about three times quicker than ``alpha_composite``."""
+    face = card_face(code, width, four_colour, False, mark)
+    solid = face.copy()
+    solid.putalpha(255)
+    return solid, face.getchannel("A")
 
 
 def _dim(face: Image.Image) -> Image.Image:

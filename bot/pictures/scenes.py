@@ -25,7 +25,7 @@ from PIL import Image, ImageChops
 from bot.pictures.alt import hand_alt, melds_alt, trick_alt
 from bot.pictures.cards import card_key, parse_suit
 from bot.pictures.draw import RGB, label_image, pip_mask, rounded_mask, suit_colour
-from bot.pictures.faces import INDEX_FRACTION, SIDE_PAD, card_face, card_height, face_size
+from bot.pictures.faces import INDEX_FRACTION, SIDE_PAD, card_face, card_height, face_size, opaque_face
 from bot.pictures.melds import SeatMelds
 
 CARD_WIDTH = 80
@@ -47,13 +47,15 @@ CAPTION_LINES = 2
 SQUEEZED_FRACTION = 0.36
 """Laid cards may overlap this far (the rank still shows) to keep a seat's cards on one row."""
 PALETTE_COLOURS = 128
+SOLID_FROM = 248
 RENDER_CACHE_SIZE = 256
 
 FELT: RGB = (27, 94, 62)
 FELT_RIM: RGB = (58, 130, 94)
 NAME_INK: RGB = (248, 250, 249)
 QUIET_INK: RGB = (190, 214, 200)
-SLOT_RING = (255, 255, 255, 110)
+SLOT_RING: RGB = (133, 176, 155)
+"""The outline of a place still to play: white at 43% over the baize, but opaque."""
 EMPTY_RING = (128, 130, 136, 255)
 LEAD_BADGE: tuple[RGB, RGB] = ((226, 232, 240), (28, 34, 44))
 WIN_BADGE: tuple[RGB, RGB] = ((236, 166, 20), (30, 22, 0))
@@ -195,7 +197,9 @@ def encode_png(image: Image.Image) -> bytes:
     palette = image.quantize(PALETTE_COLOURS - 1, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     # The octree averages alpha too, so clear pixels could come out faintly grey on a light theme:
     # give every fully clear pixel a palette entry of its own that is fully clear.
+    # Likewise nearly solid entries are made solid, so the baize stays opaque everywhere.
     colours = palette.getpalette("RGBA") or []
+    colours[3::4] = [255 if alpha >= SOLID_FROM else alpha for alpha in colours[3::4]]
     clear = len(colours) // 4
     palette.putpalette([*colours, 0, 0, 0, 0], "RGBA")
     palette.paste(clear, (0, 0, *image.size), image.getchannel("A").point(_CLEAR_MASK))
@@ -239,10 +243,11 @@ def hand_image(state: HandState) -> Image.Image:
 
 
 def _step(count: int, face_w: int, least: int) -> int:
-    """Horizontal distance between cards: apart when few, overlapped down to the index when many."""
-    if count <= 1:
+    """Horizontal distance between cards: side by side when they all fit, else overlapped down to
+    the corner index (a narrower picture is scaled down less on a phone, so its cards look bigger)."""
+    if (count - 1) * (face_w + CARD_GAP) + face_w <= MAX_WIDTH:
         return face_w + CARD_GAP
-    return min(face_w + CARD_GAP, max(least, (MAX_WIDTH - face_w) // (count - 1)))
+    return least
 
 
 def _empty_place(width: int) -> Image.Image:
@@ -307,6 +312,12 @@ def _header(canvas: Image.Image, title: str | None, trump: str | None, four_colo
         canvas.alpha_composite(label, (PAD, PAD + (LINE - label.height) // 2))
 
 
+def _put(canvas: Image.Image, face: tuple[Image.Image, Image.Image], at: tuple[int, int]) -> None:
+    """A card face (from ``opaque_face``) onto the opaque baize."""
+    solid, mask = face
+    canvas.paste(solid, at, mask)
+
+
 def _centred(canvas: Image.Image, image: Image.Image, centre_x: int, top: int) -> None:
     canvas.alpha_composite(image, (centre_x - image.width // 2, top))
 
@@ -338,10 +349,11 @@ def trick_image(state: TrickState) -> Image.Image:
         centre = left + slot_w // 2
         card_left = centre - face_w // 2
         if code is None:
-            canvas.paste(SLOT_RING, (card_left + SIDE_PAD, top + LINE), _ring(width, card_height(width), 2.0))
+            ring = _ring(width, card_height(width), 2.0)
+            canvas.paste((*SLOT_RING, 255), (card_left + SIDE_PAD, top + LINE), ring)
         else:
             mark = "winner" if index == winner else None
-            canvas.alpha_composite(card_face(code, width, four_colour, mark=mark), (card_left, top + LINE))
+            _put(canvas, opaque_face(code, width, four_colour, mark), (card_left, top + LINE))
             _trick_badges(canvas, index == 0, index == winner, centre, top)
         if name:
             ink = QUIET_INK if code is None else NAME_INK
@@ -386,13 +398,11 @@ def melds_image(state: MeldsState) -> Image.Image:
         _wrap([group.label() for group in seat.groups if group.label()], column_w) for seat in state.seats
     ]
     rows = [list(range(i, min(i + columns, len(state.seats)))) for i in range(0, len(state.seats), columns)]
-    blocks: list[Image.Image] = []
+    blocks: list[_SeatBlock] = []
     for row in rows:
         # Seats side by side reserve the same room for text, so their cards line up.
         text_lines = 1 + max(len(captions[i]) for i in row)
-        blocks.extend(
-            _seat_block(state.seats[i], captions[i], text_lines, column_w, state.four_colour) for i in row
-        )
+        blocks.extend(_seat_block(state.seats[i], captions[i], text_lines, column_w) for i in row)
     header = LINE + ROW_GAP if state.title or state.trump else 0
     widths = [
         max((blocks[i].width for row in rows for i in row[c : c + 1]), default=0) for c in range(columns)
@@ -406,17 +416,26 @@ def melds_image(state: MeldsState) -> Image.Image:
     for row, row_h in zip(rows, heights, strict=True):
         left = PAD
         for column, index in enumerate(row):
-            canvas.alpha_composite(blocks[index], (left, top))
+            _draw_seat_block(canvas, blocks[index], (left, top), state.four_colour)
             left += widths[column] + 2 * SLOT_GAP
         top += row_h + 2 * ROW_GAP
     return canvas
 
 
-def _seat_block(
-    seat: SeatMelds, captions: list[Image.Image], text_lines: int, column_w: int, four_colour: bool
-) -> Image.Image:
-    """One seat's heading, meld names and laid cards on a transparent block at most ``column_w`` wide;
-    the cards start below ``text_lines`` lines of text."""
+class _SeatBlock(NamedTuple):
+    """Where one seat's heading, meld names and laid cards go, relative to the block's corner."""
+
+    lines: list[Image.Image]
+    cards: tuple[str, ...]
+    per_row: int
+    step: int
+    text_h: int
+    width: int
+    height: int
+
+
+def _seat_block(seat: SeatMelds, captions: list[Image.Image], text_lines: int, column_w: int) -> _SeatBlock:
+    """Lay out one seat at most ``column_w`` wide, its cards below ``text_lines`` lines of text."""
     cards = seat.shown_cards()
     heading = f"{seat.name} · {seat.total}" if seat.total else seat.name
     if not cards:
@@ -427,15 +446,18 @@ def _seat_block(
     card_rows = math.ceil(len(cards) / per_row) if cards else 0
     text_h = LINE * (text_lines if cards else len(lines))
     width = max(row_w if cards else 1, *(line.width for line in lines))
-    height = text_h + card_rows * (face_h + ROW_GAP)
-    block = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-    for index, line in enumerate(lines):
-        block.alpha_composite(line, (0, index * LINE + (LINE - line.height) // 2))
-    for index, code in enumerate(cards):
-        row, column = divmod(index, per_row)
-        face = card_face(code, MELD_CARD_WIDTH, four_colour)
-        block.alpha_composite(face, (column * step, text_h + row * (face_h + ROW_GAP)))
-    return block
+    return _SeatBlock(lines, cards, per_row, step, text_h, width, text_h + card_rows * (face_h + ROW_GAP))
+
+
+def _draw_seat_block(canvas: Image.Image, block: _SeatBlock, at: tuple[int, int], four_colour: bool) -> None:
+    left, top = at
+    for index, line in enumerate(block.lines):
+        canvas.alpha_composite(line, (left, top + index * LINE + (LINE - line.height) // 2))
+    face_h = face_size(MELD_CARD_WIDTH)[1]
+    for index, code in enumerate(block.cards):
+        row, column = divmod(index, block.per_row)
+        face = opaque_face(code, MELD_CARD_WIDTH, four_colour)
+        _put(canvas, face, (left + column * block.step, top + block.text_h + row * (face_h + ROW_GAP)))
 
 
 def _meld_row(count: int, column_w: int) -> tuple[int, int, int]:

@@ -114,3 +114,12 @@ def test_melds_cache_on_equal_content() -> None:
     assert render_melds([SeatMelds("Alice", [MeldGroup("Pinochle", ["Q♠", "J♦"], 40)], 40)]) is render_melds(
         make()
     )
+
+
+def test_table_pictures_are_opaque_inside_the_baize() -> None:
+    trick = decode(render_trick(PLAYS, winner=1, waiting=["Dmitri"], trump="C", title="Trick 1").png)
+    melds = decode(render_melds([SeatMelds("Alice", [MeldGroup("Pinochle", ["QS", "JD"], 40)], 40)]).png)
+    for image in (trick, melds):
+        inside = image.getchannel("A").crop((16, 16, image.width - 16, image.height - 16))
+        assert inside.getextrema() == (255, 255)
+        assert image.getpixel((0, 0))[3] == 0  # outside the rounded corner
