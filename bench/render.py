@@ -5,13 +5,17 @@ card-play decision the acting seat's hand (playable cards marked) and the trick 
 current winner marked, seats still to play shown), at each pass decision the hand with the cards
 chosen so far, and every distinct set of laid melds. Each image is rendered with the picture cache
 cleared (card faces stay cached, as they do in the bot), on one core (the process is pinned to one
-CPU where the OS allows it). Goals: p99 <= 15 ms and <= 40 KiB per image.
+CPU where the OS allows it), ``--repeats`` times, the best counting. Goals: p99 <= 15 ms and <= 40 KiB
+per image. The time judged is the rendering thread's CPU time, which other processes on a shared
+machine cannot inflate; wall-clock times are printed beside it (best of the repeats, and every run).
 
 The loop-lag run puts ``--tables`` tables' worth of renders (the acting seat's hand and the table's
 trick every turn, all tables at once, none cached) through ``render_off_loop`` while a ticker
 coroutine measures how late it wakes; the same renders done on the loop are shown for contrast.
 
-Usage: python bench/render.py [--states N] [--tables 20] [--turns 25] [--samples DIR]
+``--samples DIR`` writes sample pictures instead (``docs/images`` holds the committed ones).
+
+Usage: python bench/render.py [--states N] [--repeats 3] [--tables 20] [--turns 60] [--samples DIR]
 """
 
 from __future__ import annotations
@@ -187,13 +191,14 @@ def report(
         print(f"{variant:23} {kind:5} (none in this variant)")
         return True
     timing = timed(calls, repeats)
-    p50, p99 = percentile(timing.wall, 0.5), percentile(timing.wall, 0.99)
+    p50, p99 = percentile(timing.cpu, 0.5), percentile(timing.cpu, 0.99)
+    wall_p50, wall_p99 = percentile(timing.wall, 0.5), percentile(timing.wall, 0.99)
     worst = max(timing.sizes)
     ok = p99 <= GOAL_MS and worst <= GOAL_BYTES
-    cpu_p99, every_p99 = percentile(timing.cpu, 0.99), percentile(timing.raw_wall, 0.99)
     print(
         f"{variant:23} {kind:5} n={len(calls):3}  p50 {p50:5.2f} ms  p99 {p99:5.2f} ms"
-        f" (goal <= {GOAL_MS:.0f}) [cpu p99 {cpu_p99:5.2f}, every run p99 {every_p99:5.2f}]"
+        f" (goal <= {GOAL_MS:.0f})  [wall p50 {wall_p50:5.2f} p99 {wall_p99:5.2f},"
+        f" every run p99 {percentile(timing.raw_wall, 0.99):6.2f}]"
         f"  bytes mean {statistics.mean(timing.sizes) / 1024:4.1f} KiB max {worst / 1024:4.1f} KiB"
         f" (goal <= {GOAL_BYTES // 1024})  {verdict(ok)}"
     )
@@ -306,7 +311,8 @@ def on_background(png: bytes, colour: tuple[int, int, int], margin: int = 16) ->
 
 
 def write_samples(directory: Path) -> None:
-    """A hand, a trick and laid melds, each on Discord's dark (#313338) and light (#FFFFFF) theme."""
+    """A hand, a trick and laid melds as made (transparent) and on Discord's dark (#313338) and light
+    (#FFFFFF) themes, with their alt texts in ``alt-text.txt``."""
     directory.mkdir(parents=True, exist_ok=True)
     hand12 = ["AS", "10S", "KS", "QH", "JH", "9H", "AD", "KD", "QD", "JD", "10C", "9C"]
     hand20 = [
@@ -342,12 +348,14 @@ def write_samples(directory: Path) -> None:
             title="Melds",
         ),
     }
+    alt_texts = []
     for name, rendered in samples.items():
         (directory / f"{name}.png").write_bytes(rendered.png)
         for theme, colour in (("dark", DARK), ("light", LIGHT)):
             (directory / f"{name}-{theme}.png").write_bytes(on_background(rendered.png, colour))
-        (directory / f"{name}.txt").write_text(rendered.alt_text + "\n", encoding="utf-8")
+        alt_texts.append(f"{name}.png: {rendered.alt_text}")
         print(f"{directory / name}.png ({len(rendered.png) / 1024:.1f} KiB): {rendered.alt_text}")
+    (directory / "alt-text.txt").write_text("\n".join(alt_texts) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -364,7 +372,10 @@ def main() -> None:
     if args.samples:
         write_samples(args.samples)
         return
-    print(f"render bench, {pin_to_one_core()}; picture cache cleared before every render")
+    print(
+        f"render bench, {pin_to_one_core()}; picture cache cleared before every render;"
+        f" times are CPU ms of the rendering thread, best of {args.repeats} (wall clock in brackets)"
+    )
     start = time.perf_counter()
     render_hand(["AS"])  # loads Pillow's font and codecs, as the bot's first render would
     cold = []
