@@ -51,6 +51,7 @@ from bot.pictures import (  # noqa: E402
     render_off_loop,
     render_trick,
 )
+from bot.pictures.draw import use_builtin_font  # noqa: E402
 from bot.pictures.faces import card_face  # noqa: E402
 
 GOAL_MS = 15.0
@@ -312,8 +313,9 @@ def on_background(png: bytes, colour: tuple[int, int, int], margin: int = 16) ->
 
 def write_samples(directory: Path) -> None:
     """A hand, a trick and laid melds as made (transparent) and on Discord's dark (#313338) and light
-    (#FFFFFF) themes, with their alt texts in ``alt-text.txt``."""
+    (#FFFFFF) themes, with their alt texts in ``alt-text.txt``; names in the built-in font."""
     directory.mkdir(parents=True, exist_ok=True)
+    use_builtin_font()  # so the samples come out byte-identical on any machine
     hand12 = ["AS", "10S", "KS", "QH", "JH", "9H", "AD", "KD", "QD", "JD", "10C", "9C"]
     hand20 = [
         *("AS", "AS", "10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH"),

@@ -157,7 +157,14 @@ def _system_label_font_available() -> bool:
 
 
 PREFER_SYSTEM_FONT = True
-"""Names use DejaVu Sans Bold when installed; tests switch this off to check the built-in path."""
+"""Names use DejaVu Sans Bold when installed (see ``use_builtin_font``)."""
+
+
+def use_builtin_font() -> None:
+    """Draw names with Pillow's built-in font even where DejaVu is installed, so every machine
+    makes byte-identical pictures (sample images, tests)."""
+    global PREFER_SYSTEM_FONT  # noqa: PLW0603 (one process-wide switch, read at every label)
+    PREFER_SYSTEM_FONT = False
 
 
 def label_font(size: int) -> Font:
@@ -187,14 +194,18 @@ def _can_draw(font: Font, char: str) -> bool:
     return bytes(font.getmask(char)) != _missing_glyph(font)
 
 
+_PLAIN_PUNCTUATION = {"—": "-", "–": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "…": "..."}
+
+
 def drawable(text: str, font: Font) -> str:
-    """``text`` with what ``font`` cannot draw transliterated (``é`` → ``e``) or dropped."""
+    """``text`` with what ``font`` cannot draw transliterated (``é`` → ``e``, ``—`` → ``-``) or dropped."""
     out = []
     for char in text:
         if _can_draw(font, char):
             out.append(char)
             continue
-        base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+        plain = _PLAIN_PUNCTUATION.get(char, char)
+        base = "".join(c for c in unicodedata.normalize("NFKD", plain) if not unicodedata.combining(c))
         out.extend(c for c in base if _can_draw(font, c))
     return " ".join("".join(out).split())
 

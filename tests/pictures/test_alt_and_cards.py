@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.pictures import (
@@ -30,6 +30,7 @@ def test_fit_prefers_a_shorter_wording_then_cuts_at_a_word() -> None:
     assert len(cut) <= ATTACHMENT_DESCRIPTION_LIMIT and cut.endswith("word…")
 
 
+@settings(deadline=None, max_examples=60)  # renders draw new card faces: no per-example deadline
 @given(
     names=st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=8),
     cards=st.lists(st.sampled_from([*CARDS, "JK", "11♠"]), min_size=1, max_size=30),

@@ -46,3 +46,4 @@ def test_undrawable_characters_are_transliterated_or_dropped() -> None:
     font = builtin_font(15)
     assert drawable("Élodie 🃏", font) == "Elodie"
     assert drawable("王", font) == ""
+    assert drawable("Bob — no meld", font) == "Bob - no meld"
