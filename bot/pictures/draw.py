@@ -127,7 +127,7 @@ def pip_mask(suit: str, size: int) -> Image.Image:
 
 
 # ----- shapes ------------------------------------------------------------------------------------
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=32)
 def rounded_mask(width: int, height: int, radius: float, inset: float = 0.0) -> Image.Image:
     """An anti-aliased rounded rectangle filling ``width``×``height`` less ``inset`` on each side."""
     s = SUPERSAMPLE
@@ -226,7 +226,7 @@ def label_image(text: str, size: int, colour: RGB, max_width: int) -> Image.Imag
     return _label_image(text, size, colour, max_width, _use_system_font())
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _label_image(text: str, size: int, colour: RGB, max_width: int, system_font: bool) -> Image.Image:
     font = _system_font(size * 2) if system_font else builtin_font(size * 2)
     shown = fit_text(drawable(text, font), font, max_width * 2) or "?"

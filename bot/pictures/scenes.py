@@ -25,7 +25,15 @@ from PIL import Image, ImageChops
 from bot.pictures.alt import hand_alt, melds_alt, trick_alt
 from bot.pictures.cards import card_key, parse_suit
 from bot.pictures.draw import RGB, label_image, pip_mask, rounded_mask, suit_colour
-from bot.pictures.faces import INDEX_FRACTION, SIDE_PAD, card_face, card_height, face_size, opaque_face
+from bot.pictures.faces import (
+    CORNER_FRACTION,
+    INDEX_FRACTION,
+    SIDE_PAD,
+    card_face,
+    card_height,
+    dim_card,
+    face_size,
+)
 from bot.pictures.melds import SeatMelds
 
 CARD_WIDTH = 80
@@ -46,6 +54,7 @@ LINE = 22
 CAPTION_LINES = 2
 SQUEEZED_FRACTION = 0.36
 """Laid cards may overlap this far (the rank still shows) to keep a seat's cards on one row."""
+PANEL_RADIUS = 14
 PALETTE_COLOURS = 128
 SOLID_FROM = 248
 RENDER_CACHE_SIZE = 256
@@ -236,9 +245,10 @@ def hand_image(state: HandState) -> Image.Image:
             to_select[code] -= 1
         playable = not marking or (legal is not None and code in legal)
         raised = chosen or (marking and playable)
-        face = card_face(code, width, four_colour, dimmed=not playable, mark="selected" if chosen else None)
-        top = row * (face_h + lift + ROW_GAP) + (0 if raised else lift)
-        canvas.alpha_composite(face, (column * step, top))
+        at = (column * step, row * (face_h + lift + ROW_GAP) + (0 if raised else lift))
+        canvas.alpha_composite(card_face(code, width, four_colour, "selected" if chosen else None), at)
+        if not playable:
+            dim_card(canvas, at, width)
     return canvas
 
 
@@ -258,22 +268,48 @@ def _empty_place(width: int) -> Image.Image:
 
 @lru_cache(maxsize=16)
 def _ring(width: int, height: int, thickness: float) -> Image.Image:
-    radius = width * 0.085
+    radius = width * CORNER_FRACTION
     outer = rounded_mask(width, height, radius)
     return ImageChops.subtract(outer, rounded_mask(width, height, radius, thickness))
 
 
 # ----- shared pieces of the table pictures -------------------------------------------------------
 def _panel(width: int, height: int) -> Image.Image:
-    """A fresh canvas: the green baize the table pictures are drawn on (white text reads on it)."""
-    return _blank_panel(width, height).copy()
+    """A fresh canvas: the green baize the table pictures are drawn on (white text reads on it).
+
+    Built from a small cached tile, nine-slice fashion (corners copied, edges stretched), so a
+    picture of any size costs one small drawing, and nothing per size is kept.
+    """
+    tile, r = _panel_tile(), PANEL_RADIUS
+    end = tile.width - r
+    canvas = Image.new("RGBA", (width, height), (*FELT, 255))
+    for box, at in (
+        ((0, 0, r, r), (0, 0)),
+        ((end, 0, tile.width, r), (width - r, 0)),
+        ((0, end, r, tile.height), (0, height - r)),
+        ((end, end, tile.width, tile.height), (width - r, height - r)),
+    ):
+        canvas.paste(tile.crop(box), at)
+    canvas.paste(tile.crop((r, 0, r + 1, r)).resize((width - 2 * r, r)), (r, 0))
+    canvas.paste(tile.crop((r, end, r + 1, tile.height)).resize((width - 2 * r, r)), (r, height - r))
+    canvas.paste(tile.crop((0, r, r, r + 1)).resize((r, height - 2 * r)), (0, r))
+    canvas.paste(tile.crop((end, r, tile.width, r + 1)).resize((r, height - 2 * r)), (width - r, r))
+    return canvas
 
 
-@lru_cache(maxsize=64)
-def _blank_panel(width: int, height: int) -> Image.Image:
-    canvas = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-    canvas.paste((*FELT_RIM, 255), (0, 0), rounded_mask(width, height, 14))
-    canvas.paste((*FELT, 255), (0, 0), rounded_mask(width, height, 14, 1.5))
+@lru_cache(maxsize=1)
+def _panel_tile() -> Image.Image:
+    side = 2 * PANEL_RADIUS + 1
+    tile = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    tile.paste((*FELT_RIM, 255), (0, 0), rounded_mask(side, side, PANEL_RADIUS))
+    tile.paste((*FELT, 255), (0, 0), rounded_mask(side, side, PANEL_RADIUS, 1.5))
+    return tile
+
+
+def _finish_panel(canvas: Image.Image, alpha: Image.Image) -> Image.Image:
+    """Give the finished baize back the alpha it started with: masked pastes of the card faces
+    blend alpha too, which would leave the baize faintly see-through around each card."""
+    canvas.putalpha(alpha)
     return canvas
 
 
@@ -312,10 +348,10 @@ def _header(canvas: Image.Image, title: str | None, trump: str | None, four_colo
         canvas.alpha_composite(label, (PAD, PAD + (LINE - label.height) // 2))
 
 
-def _put(canvas: Image.Image, face: tuple[Image.Image, Image.Image], at: tuple[int, int]) -> None:
-    """A card face (from ``opaque_face``) onto the opaque baize."""
-    solid, mask = face
-    canvas.paste(solid, at, mask)
+def _put(canvas: Image.Image, face: Image.Image, at: tuple[int, int]) -> None:
+    """A card face onto the baize: a masked paste, about three times quicker than
+    ``alpha_composite`` and the same colours on an opaque canvas (see ``_finish_panel``)."""
+    canvas.paste(face, at, face)
 
 
 def _centred(canvas: Image.Image, image: Image.Image, centre_x: int, top: int) -> None:
@@ -339,6 +375,7 @@ def trick_image(state: TrickState) -> Image.Image:
         2 * PAD + per_row * slot_w + (per_row - 1) * SLOT_GAP,
         2 * PAD + header + rows * slot_h + (rows - 1) * ROW_GAP,
     )
+    alpha = canvas.getchannel("A")
     _header(canvas, state.title, state.trump, four_colour)
     if not places:
         places = [("", None)]
@@ -353,13 +390,13 @@ def trick_image(state: TrickState) -> Image.Image:
             canvas.paste((*SLOT_RING, 255), (card_left + SIDE_PAD, top + LINE), ring)
         else:
             mark = "winner" if index == winner else None
-            _put(canvas, opaque_face(code, width, four_colour, mark), (card_left, top + LINE))
+            _put(canvas, card_face(code, width, four_colour, mark), (card_left, top + LINE))
             _trick_badges(canvas, index == 0, index == winner, centre, top)
         if name:
             ink = QUIET_INK if code is None else NAME_INK
             label = label_image(name, NAME_SIZE, ink, slot_w)
             _centred(canvas, label, centre, top + LINE + face_h + (LINE - label.height) // 2)
-    return canvas
+    return _finish_panel(canvas, alpha)
 
 
 def _trick_badges(canvas: Image.Image, lead: bool, winning: bool, centre: int, top: int) -> None:
@@ -411,6 +448,7 @@ def melds_image(state: MeldsState) -> Image.Image:
     width = 2 * PAD + max(sum(widths) + 2 * SLOT_GAP * (columns - 1), 260)
     height = 2 * PAD + header + sum(heights) + ROW_GAP * 2 * max(0, len(rows) - 1)
     canvas = _panel(width, height)
+    alpha = canvas.getchannel("A")
     _header(canvas, state.title, state.trump, state.four_colour)
     top = PAD + header
     for row, row_h in zip(rows, heights, strict=True):
@@ -419,7 +457,7 @@ def melds_image(state: MeldsState) -> Image.Image:
             _draw_seat_block(canvas, blocks[index], (left, top), state.four_colour)
             left += widths[column] + 2 * SLOT_GAP
         top += row_h + 2 * ROW_GAP
-    return canvas
+    return _finish_panel(canvas, alpha)
 
 
 class _SeatBlock(NamedTuple):
@@ -456,7 +494,7 @@ def _draw_seat_block(canvas: Image.Image, block: _SeatBlock, at: tuple[int, int]
     face_h = face_size(MELD_CARD_WIDTH)[1]
     for index, code in enumerate(block.cards):
         row, column = divmod(index, block.per_row)
-        face = opaque_face(code, MELD_CARD_WIDTH, four_colour)
+        face = card_face(code, MELD_CARD_WIDTH, four_colour)
         _put(canvas, face, (left + column * block.step, top + block.text_h + row * (face_h + ROW_GAP)))
 
 
