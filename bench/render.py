@@ -209,6 +209,14 @@ def report(
     return ok
 
 
+def resident_mib() -> float | None:
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def pin_to_one_core() -> str:
     if not hasattr(os, "sched_setaffinity"):
         return "not pinned (no sched_setaffinity here)"
@@ -389,11 +397,18 @@ def main() -> None:
         cold.append((time.perf_counter() - begin) * 1000)
     print(f"first 12-card hand with no card face drawn yet: {min(cold):.1f} ms (faces are cached after)")
     ok = True
+    memory_before = resident_mib()
     for variant in variant_names():
         states = collect(variant, args.states)
         for kind in ("hand", "trick", "melds"):
             ok &= report(variant, kind, getattr(states, kind), args.repeats, args.largest)
     print(f"all variants within the goals: {'yes' if ok else 'NO'} ({time.perf_counter() - start:.0f} s)")
+    if memory_before is not None:
+        grown = (resident_mib() or 0.0) - memory_before
+        print(
+            f"memory: resident size grew {grown:.0f} MiB over every variant's renders"
+            f" ({card_face.cache_info().currsize} card faces cached, pictures cache bounded)"
+        )
     run_lag(args.tables, args.turns)
 
 

@@ -251,6 +251,7 @@ def rank_mask(text: str, height: int, max_width: int) -> Image.Image:
     """
     s = SUPERSAMPLE
     font = builtin_font(round(height * s * 1.45))
+    text = drawable(text, font) or "?"
     stroke = max(1, round(height * s * 0.06))
     left, top, right, bottom = font.getbbox(text, stroke_width=stroke)
     big = Image.new("L", (int(right - left) + 2, int(bottom - top) + 2), 0)

@@ -6,8 +6,8 @@ seat's view holds. Each public function normalises its inputs into a hashable ke
 pastes cached card faces (``faces.card_face``) onto a canvas and encodes a palette PNG.
 
 Sizes are chosen for Discord's inline preview: at most ``MAX_WIDTH`` pixels wide, so a desktop shows
-the picture at its own size and a phone scales it down by about half (still legible: the corner
-index of a card stays about 20 pixels tall).
+the picture at its own size, and a phone, scaling it to its width, still shows each card's corner
+rank about 14 points tall (24 pixels at full size) on a screen dense enough to draw it crisply.
 """
 
 from __future__ import annotations
