@@ -406,7 +406,7 @@ def main() -> None:
     if memory_before is not None:
         grown = (resident_mib() or 0.0) - memory_before
         print(
-            f"memory: resident size grew {grown:.0f} MiB over every variant's renders"
+            f"memory: resident size grew {grown:.0f} MiB over playing and rendering every variant"
             f" ({card_face.cache_info().currsize} card faces cached, pictures cache bounded)"
         )
     run_lag(args.tables, args.turns)
