@@ -32,6 +32,9 @@ class TrickNightBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, min_edit_interval: float = 1.0, **kwargs: Any) -> None:
         intents = discord.Intents.default()
+        # Nothing the bot sends notifies anyone unless it says so: only the turn ping names its
+        # people (a league or player name with @everyone in it stays text).
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -48,7 +51,12 @@ class TrickNightBot(commands.AutoShardedBot):
             self.settings.database, default_computer_delay=self.settings.computer_delay
         )
         self.publisher = DiscordPublisher(
-            self, min_edit_interval=self.min_edit_interval, on_posted=self._table_posted
+            self,
+            min_edit_interval=self.min_edit_interval,
+            on_posted=self._table_posted,
+            on_pinged=self._table_pinged,
+            on_final=self._table_final,
+            on_gone=self._table_gone,
         )
         self.tables = TableManager(self.store, self.publisher)
         # The cogs (and the persistent items they register) load before resume_all(), so a resumed
@@ -65,9 +73,18 @@ class TrickNightBot(commands.AutoShardedBot):
         else:
             await self.tree.sync()
 
+    # Methods, not the table manager's: the publisher is built before the table manager.
     async def _table_posted(self, table: Table, message_id: int) -> None:
-        # A method, not self.tables.set_message: the publisher is built before the table manager.
         await self.tables.set_message(table, message_id)
+
+    async def _table_pinged(self, table: Table, message_id: int | None) -> None:
+        await self.tables.set_ping(table, message_id)
+
+    async def _table_final(self, table: Table) -> None:
+        await self.tables.final_shown(table)
+
+    async def _table_gone(self, table: Table) -> None:
+        await self.tables.channel_gone(table)
 
     async def close(self) -> None:
         if hasattr(self, "tables"):

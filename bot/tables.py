@@ -18,9 +18,14 @@ from bot.ai import Player, decide, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import resolve_options
 from bot.errors import Refusal
-from bot.store import GameRecord, GuildSettings, Store
+from bot.store import GameRecord, GuildSettings, Store, StoreUnavailable, write_patience
+from bot.upkeep import Upkeep, last_events
 
 log = logging.getLogger(__name__)
+
+# A computer turn or a turn timer gives up on a locked, full or read-only database sooner than a
+# person's click (which has Discord's 3 s): the table is paused and tried again later.
+BACKGROUND_PATIENCE = 0.5
 
 
 class TableError(Refusal):
@@ -110,6 +115,9 @@ class Table:
     seed: int | None = None
     game: Game | None = None
     message_id: int | None = None
+    ping_message_id: int | None = None  # the live "your turn" ping, deleted when the next one comes
+    # The last action's events of a game that is over, shown once its result is stored.
+    held_events: list[dict[str, Any]] | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     bots: dict[int, Player] = field(default_factory=dict, repr=False)
     driver: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -183,6 +191,11 @@ class TableManager:
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._closing = False
+        self.upkeep = Upkeep(self)
+
+    @property
+    def closing(self) -> bool:
+        return self._closing
 
     # ----- lookup ------------------------------------------------------------------------------
     def table_in(self, channel_id: int) -> Table | None:
@@ -344,7 +357,8 @@ class TableManager:
                 action = parse_action(action)
             events = await self._apply(table, seat, action)
             game = table.game
-            view = game.view(seat) if table.status == "playing" and game is not None else None
+            playing = table.status == "playing" and game is not None and not game.is_over
+            view = game.view(seat) if playing and game is not None else None
         self._after_change(table)
         return ActResult(table, seat, action, events, view)
 
@@ -370,7 +384,38 @@ class TableManager:
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember which message shows the table (buttons and edits go there)."""
         table.message_id = message_id
-        await self.store.games.update(table.id, message_id=message_id)
+        try:
+            await self.store.games.update(table.id, message_id=message_id)
+        except StoreUnavailable:
+            self.upkeep.save_later(table)
+
+    async def set_ping(self, table: Table, message_id: int | None) -> None:
+        """Remember the table's live "your turn" ping, so it is deleted also after a restart."""
+        table.ping_message_id = message_id
+        try:
+            await self.store.games.set_ping(table.id, message_id)
+        except StoreUnavailable:
+            self.upkeep.save_later(table)
+
+    async def final_shown(self, table: Table) -> None:
+        """A finished table's last line and final message are out: nothing to show after a restart."""
+        try:
+            await self.store.games.mark_announced(table.id)
+        except StoreUnavailable as err:
+            log.warning("table %s: could not record that its end was shown: %s", table.id, err)
+
+    async def channel_gone(self, table: Table) -> None:
+        """The table's channel is gone (or closed to the bot): end the table without a result."""
+        try:
+            async with table.lock:
+                if table.status != "ended":
+                    log.warning("table %s: its channel %s is gone; ending it without a result", table.id,
+                                table.channel_id)  # fmt: skip
+                    await self._close(table, "abandoned")
+        except StoreUnavailable as err:
+            log.warning("table %s: could not end it yet: %s", table.id, err)  # the next flush retries
+            return
+        await self.final_shown(table)
 
     def view_for(self, table: Table, user_id: int) -> tuple[int, dict[str, Any]]:
         """The seat and ``view(seat)`` of a seated person (what their ephemeral hand shows)."""
@@ -392,29 +437,40 @@ class TableManager:
             resumed.append(table)
             if table.game is not None and table.game.is_over:
                 # Stopped between storing the last action and storing the result: finish now
-                # (results.finish writes nothing if the result is already there).
+                # (results.finish writes nothing if the result is already there) and show the end.
                 async with table.lock:
-                    await self._record_result(table)
+                    table.held_events = last_events(record)
+                    await self.finish_game(table)
         for table in resumed:
-            self.publisher.table_changed(table)
+            if table.status != "ended":
+                self.publisher.table_changed(table)
             self._after_change(table)
+        shown = await self.upkeep.show_unannounced()
+        if shown:
+            log.info("showing the end of %d game(s) that finished while their end was not yet shown", shown)
         return resumed
+
+    def rebuild(self, record: GameRecord) -> Table:
+        """A table (and its game, replayed from seed and log) from its stored record."""
+        return self._rebuild(record)
 
     def _rebuild(self, record: GameRecord) -> Table:
         seats = [Seat.from_json(s) if s else None for s in record.seats]
         table = Table(
             record.id, record.guild_id, record.channel_id, record.host_id, record.variant,
             dict(record.options), record.players, seats, status=record.status,
-            seed=record.seed, message_id=record.message_id,
+            seed=record.seed, message_id=record.message_id, ping_message_id=record.ping_message_id,
         )  # fmt: skip
-        if record.status == "playing":
+        if record.status in ("playing", "ended") or (record.status == "abandoned" and record.actions):
             table.game = Game.from_json(record.engine_record())
+        if record.status == "playing":
             self._make_bots(table)
         return table
 
     async def shutdown(self) -> None:
         """Stop computer turns and timers (the state is already saved)."""
         self._closing = True
+        self.upkeep.cancel()
         tasks = [t for table in self.by_id.values() for t in (table.driver, table.timer) if t]
         for task in tasks:
             task.cancel()
@@ -469,11 +525,28 @@ class TableManager:
         events = candidate.apply(seat, action)
         await self.store.games.append_action(table.id, len(table.game.log), seat, str(action))
         table.game = candidate
-        self.publisher.events(table, events)
+        self.upkeep.recovered(table)
         if candidate.is_over:
-            await self._record_result(table)
-        self.publisher.table_changed(table)
+            # Nothing public claims the end before the result is stored: the events wait for it.
+            table.held_events = events
+            await self.finish_game(table)
+        else:
+            self.publisher.events(table, events)
+            self.publisher.table_changed(table)
         return events
+
+    async def finish_game(self, table: Table) -> None:
+        """Store the result of a game that is over (under the table's lock), then show its last
+        events and final message. If the store does not answer, the table waits (upkeep)."""
+        try:
+            with write_patience(BACKGROUND_PATIENCE):
+                await self._record_result(table)
+        except StoreUnavailable as err:
+            self.upkeep.stall(table, err)
+            return
+        self.publisher.events(table, table.held_events or [])
+        table.held_events = None
+        self.publisher.table_changed(table)
 
     async def _record_result(self, table: Table) -> None:
         game = table.game
@@ -521,8 +594,12 @@ class TableManager:
         self.by_id.pop(table.id, None)
 
     # ----- computer turns and the turn timer --------------------------------------------------------
+    def after_change(self, table: Table) -> None:
+        """Start what comes next at the table: a computer's turn, or a person's ping and timer."""
+        self._after_change(table)
+
     def _after_change(self, table: Table) -> None:
-        if self._closing or table.status != "playing" or table.game is None:
+        if self._closing or table.status != "playing" or table.game is None or table.game.is_over:
             return
         if table.timer is not None:
             table.timer.cancel()
@@ -547,7 +624,17 @@ class TableManager:
         return seat
 
     async def _drive(self, table: Table) -> None:
-        """Play every computer (or away) seat's turn, each after the configured delay."""
+        """Play every computer (or away) seat's turn, each after the configured delay. A store
+        that does not answer pauses the table (upkeep) instead of ending this for good."""
+        try:
+            with write_patience(BACKGROUND_PATIENCE):
+                await self._drive_turns(table)
+        except StoreUnavailable as err:
+            self.upkeep.stall(table, err)
+        except Exception:
+            log.exception("table %s: a computer turn failed", table.id)
+
+    async def _drive_turns(self, table: Table) -> None:
         while not self._closing:
             async with table.lock:
                 game = table.game
@@ -587,13 +674,21 @@ class TableManager:
                 seat = self._seat(table, index)
                 if seat.is_human and not seat.away:
                     seat.away = True
-                    away.append(seat.name)
-            await self._save_seats(table)
+                    away.append(seat)
+            try:
+                with write_patience(BACKGROUND_PATIENCE):
+                    await self._save_seats(table)
+            except StoreUnavailable as err:
+                for seat in away:
+                    seat.away = False  # as stored; the timer starts again once the store answers
+                table.timer = None
+                self.upkeep.stall(table, err)
+                return
         if away:
             self.publisher.announce(
                 table,
-                f"{', '.join(away)} did not play in time: a computer plays for them (marked away) "
-                "until they click **Take my seat back**.",
+                f"{', '.join(seat.name for seat in away)} did not play in time: a computer plays for them "
+                "(marked away) until they click **Take my seat back**.",
             )
         self.publisher.table_changed(table)
         table.timer = None

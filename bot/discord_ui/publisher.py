@@ -28,7 +28,6 @@ class _Pending:
     dirty: bool = False
     messages: list[str] = field(default_factory=list)
     ping: tuple[list[int], str] | None = None
-    last_ping_id: int | None = None
     last_edit: float = 0.0
     task: asyncio.Task[None] | None = None
 
@@ -39,7 +38,10 @@ class DiscordPublisher:
     Edits of the table message are coalesced: many changes in quick succession become one edit, at
     most one per ``min_edit_interval`` seconds per table, which keeps well inside Discord's limits.
     ``on_posted(table, message_id)`` is awaited whenever the table message is posted anew, so the
-    table manager can remember where the table lives.
+    table manager can remember where the table lives; ``on_pinged(table, message_id or None)``
+    when the table's live ping changes (one at most: the previous one is deleted); ``on_final``
+    once an ended table's last line and final message are out; ``on_gone`` when the table's
+    channel is gone or closed to the bot (NotFound or Forbidden), so the table can be ended.
     """
 
     def __init__(
@@ -48,10 +50,16 @@ class DiscordPublisher:
         *,
         min_edit_interval: float = 1.0,
         on_posted: Callable[[Table, int], Awaitable[None]],
+        on_pinged: Callable[[Table, int | None], Awaitable[None]] | None = None,
+        on_final: Callable[[Table], Awaitable[None]] | None = None,
+        on_gone: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         self.client = client
         self.min_edit_interval = min_edit_interval
         self.on_posted = on_posted
+        self.on_pinged = on_pinged
+        self.on_final = on_final
+        self.on_gone = on_gone
         self.pending: dict[int, _Pending] = {}
         # A share of Discord's global limit for all tables; no pacing at all when edits are unpaced
         # (tests, whose harness may run on a virtual clock).
@@ -95,7 +103,7 @@ class DiscordPublisher:
         if channel is None:
             try:
                 channel = await self.client.fetch_channel(table.channel_id)
-            except discord.HTTPException:
+            except (discord.NotFound, discord.Forbidden):
                 log.warning("table %s: channel %s is gone", table.id, table.channel_id)
                 return None
         return channel if isinstance(channel, discord.abc.Messageable) else None
@@ -105,12 +113,13 @@ class DiscordPublisher:
         # A new table's first message is the answer to /table new, whose id comes a moment later:
         # wait for it rather than post a second table message.
         waited = 0.0
-        while table.message_id is None and waited < FIRST_MESSAGE_WAIT:
+        while table.message_id is None and table.status != "ended" and waited < FIRST_MESSAGE_WAIT:
             await asyncio.sleep(0.05)
             waited += 0.05
         try:
             channel = await self._channel(table)
             if channel is None:
+                await self._gone(table, state)
                 return
             while state.dirty or state.messages or state.ping:
                 while state.messages:
@@ -120,7 +129,7 @@ class DiscordPublisher:
                 if state.ping:
                     ids, text = state.ping
                     state.ping = None
-                    await self._ping(channel, state, ids, text)
+                    await self._ping(channel, table, ids, text)
                 if state.dirty:
                     wait = state.last_edit + self.min_edit_interval - time.monotonic()
                     if wait > 0:
@@ -129,26 +138,51 @@ class DiscordPublisher:
                     state.dirty = False
                     state.last_edit = time.monotonic()
                     await self.render_table(table, channel)
+            if table.status == "ended":
+                await self._ended(table, channel)
+        except (discord.NotFound, discord.Forbidden) as err:
+            log.warning("table %s: its channel cannot be used (%s)", table.id, err)
+            await self._gone(table, state)
         except discord.HTTPException as err:
             log.warning("table %s: could not update Discord: %s", table.id, err)
         finally:
             if table.status == "ended" and not (state.dirty or state.messages or state.ping):
                 self.pending.pop(table.id, None)
 
-    async def _ping(
-        self, channel: discord.abc.Messageable, state: _Pending, ids: list[int], text: str
-    ) -> None:
-        if state.last_ping_id is not None and isinstance(channel, discord.TextChannel | discord.Thread):
-            with contextlib.suppress(discord.HTTPException):
-                await self._take()
-                await channel.get_partial_message(state.last_ping_id).delete()
+    async def _ping(self, channel: discord.abc.Messageable, table: Table, ids: list[int], text: str) -> None:
+        await self._unping(channel, table)
         await self._take(urgent=True)
         mentions = " ".join(f"<@{uid}>" for uid in ids)
-        message = await channel.send(
-            f"{mentions} {text}",
-            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-        )
-        state.last_ping_id = message.id
+        # The one message that may notify anyone: it names exactly the people whose turn it is.
+        people = [discord.Object(uid) for uid in ids]
+        only_them = discord.AllowedMentions(everyone=False, roles=False, users=people)
+        message = await channel.send(f"{mentions} {text}", allowed_mentions=only_them)
+        table.ping_message_id = message.id
+        if self.on_pinged is not None:
+            await self.on_pinged(table, message.id)
+
+    async def _unping(self, channel: discord.abc.Messageable, table: Table) -> None:
+        """Delete the table's live ping (at most one per table, also across restarts)."""
+        if table.ping_message_id is None or not isinstance(channel, discord.TextChannel | discord.Thread):
+            return
+        with contextlib.suppress(discord.HTTPException):  # already deleted by someone: fine
+            await self._take()
+            await channel.get_partial_message(table.ping_message_id).delete()
+        table.ping_message_id = None
+        if self.on_pinged is not None:
+            await self.on_pinged(table, None)
+
+    async def _ended(self, table: Table, channel: discord.abc.Messageable) -> None:
+        """An ended table's last line and final message are out: no ping stays, nothing to redo."""
+        await self._unping(channel, table)
+        if self.on_final is not None:
+            await self.on_final(table)
+
+    async def _gone(self, table: Table, state: _Pending) -> None:
+        state.messages.clear()  # nowhere to show them
+        state.dirty, state.ping = False, None
+        if self.on_gone is not None:
+            await self.on_gone(table)
 
     async def render_table(
         self, table: Table, channel: discord.abc.Messageable, *, repost: bool = False

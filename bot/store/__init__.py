@@ -13,11 +13,12 @@ commits queued writes together, reader threads beside it; transactions are plain
 ``Tx`` run there in one go). A database that is locked by another program, full or read-only is
 retried for a moment, then ``StoreUnavailable`` says which:
 
-- ``store.games``: create, update, append_action, load, unfinished, in_channel
+- ``store.games``: create, update, append_action, set_ping, mark_announced, load, unfinished,
+  unannounced, in_channel
 - ``store.results``: finish (results, ratings and league credit in one transaction)
 - ``store.settings``: get, update
 - ``store.boards``: page, count, player_stats, reset, export_csv
-- ``store.leagues``: start, active, get, list, due, end, standings
+- ``store.leagues``: start, active, get, list, due, end, unposted, mark_posted, standings
 
 The rating arithmetic is the pure ``bot.store.ratings.rate``. The store imports nothing of the
 engine, the table manager or Discord: it checks shapes and stores JSON.
@@ -25,10 +26,11 @@ engine, the table manager or Discord: it checks shapes and stores JSON.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from bot.store.boards import Boards
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Tx, write_patience
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal, StoreUnavailable
 from bot.store.games import Games
 from bot.store.leagues import Leagues
@@ -73,6 +75,7 @@ __all__ = [
     "Tx",
     "load_migrations",
     "migrations_dir",
+    "write_patience",
 ]
 
 
@@ -105,6 +108,16 @@ class Store:
         """
         db = await Database.open(path, migrations_dir=migrations_dir, integrity_check=integrity_check)
         return cls(db, default_computer_delay=default_computer_delay)
+
+    async def check_writable(self) -> None:
+        """A small write (the time of this check): raises ``StoreUnavailable`` if the database does
+        not take writes now (locked by another program, read-only, disk full)."""
+        await self.db.write(
+            Tx.run,
+            "INSERT INTO tricknight_meta (key, value) VALUES ('checked_at', ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (repr(time.time()),),
+        )
 
     @property
     def path(self) -> str:

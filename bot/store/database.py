@@ -23,7 +23,8 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -41,6 +42,21 @@ STARTUP_BUSY_MS = 2000  # start-up may wait a little for another program's lock
 WRITER_BUSY_MS = 100  # then the writer retries with backoff itself (bot.store.worker)
 
 Params = Sequence[Any] | Mapping[str, Any]
+
+# How long a write may keep retrying a locked, full or read-only database, for the code running
+# now (a ContextVar, so each task can have its own: a click less than Discord's 3 s, a computer
+# turn less, as it is simply tried again later). ``with write_patience(seconds):`` sets it.
+_patience: ContextVar[float] = ContextVar("store_write_patience", default=WRITE_DEADLINE)
+
+
+@contextlib.contextmanager
+def write_patience(seconds: float) -> Iterator[None]:
+    """Writes inside this block give up after ``seconds`` of a locked, full or read-only database."""
+    token = _patience.set(seconds)
+    try:
+        yield
+    finally:
+        _patience.reset(token)
 T = TypeVar("T")
 
 
@@ -323,15 +339,16 @@ class Database:
         return self._submit("read", fn, args, READ_DEADLINE, self._read_jobs)
 
     def write(
-        self, fn: Callable[..., T], *args: Any, deadline: float = WRITE_DEADLINE
+        self, fn: Callable[..., T], *args: Any, deadline: float | None = None
     ) -> Coroutine[Any, Any, T]:
         """Run ``fn(tx, *args)`` in a write transaction; returns once it is committed (durable).
 
-        A locked, full or read-only database is retried for up to ``deadline`` seconds, then
-        ``StoreUnavailable`` is raised and nothing of the change is saved.
+        A locked, full or read-only database is retried for up to ``deadline`` seconds (default:
+        the ``write_patience`` in force), then ``StoreUnavailable`` is raised and nothing of the
+        change is saved.
         """
         self._refuse_nesting()
-        return self._submit("write", fn, args, deadline, None)
+        return self._submit("write", fn, args, _patience.get() if deadline is None else deadline, None)
 
     def on_writer(self, fn: Callable[..., T], *args: Any) -> Coroutine[Any, Any, T]:
         """Run ``fn(connection, *args)`` on the writer's thread outside any transaction, after the

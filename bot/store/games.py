@@ -36,6 +36,8 @@ def game_record(row: sqlite3.Row, actions: list[tuple[int, str]]) -> GameRecord:
         finished_at=row["finished_at"],
         league_id=row["league_id"],
         actions=actions,
+        announced_at=row["announced_at"],
+        ping_message_id=row["ping_message_id"],
     )
 
 
@@ -179,6 +181,31 @@ class Games:
             tx.run("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
 
         await self._db.write(append)
+
+    async def set_ping(self, game_id: int, message_id: int | None) -> None:
+        """Remember the table's live "your turn" ping (None: there is none now)."""
+        ping = None if message_id is None else check_id(message_id, "message_id")
+        await self._db.write(Tx.run, "UPDATE games SET ping_message_id = ? WHERE id = ?", (ping, game_id))
+
+    async def mark_announced(self, game_id: int) -> None:
+        """A finished game's last line and final table message have been shown."""
+        await self._db.write(
+            Tx.run,
+            "UPDATE games SET announced_at = ? WHERE id = ? AND status IN ('ended', 'abandoned')",
+            (time.time(), game_id),
+        )
+
+    async def unannounced(self) -> list[GameRecord]:
+        """Finished games whose last line was never shown (the bot stopped first), oldest first."""
+
+        def finished(tx: Tx) -> list[GameRecord]:
+            rows = tx.all(
+                "SELECT id FROM games WHERE announced_at IS NULL AND status IN ('ended', 'abandoned')"
+                " ORDER BY id"
+            )
+            return [read_game(tx, row["id"]) for row in rows]
+
+        return await self._db.read(finished)
 
     async def load(self, game_id: int) -> GameRecord:
         """The game with this id and its action log; raises ``GameNotFound``."""

@@ -24,6 +24,7 @@ def league_record(row: sqlite3.Row) -> League:
         ends_at=row["ends_at"],
         ended_at=row["ended_at"],
         channel_id=row["channel_id"],
+        standings_posted_at=row["standings_posted_at"],
     )
 
 
@@ -136,6 +137,24 @@ class Leagues:
             return league, read_standings(tx, league.id)
 
         return await self._db.write(close)
+
+    async def unposted(self) -> builtins.list[League]:
+        """Ended leagues whose standings never reached their channel (the bot stopped, or the
+        channel could not be reached): post them, then ``mark_posted``."""
+        rows = await self._db.read(
+            Tx.all,
+            "SELECT * FROM leagues WHERE ended_at IS NOT NULL AND standings_posted_at IS NULL"
+            " AND channel_id IS NOT NULL ORDER BY ended_at, id",
+        )
+        return [league_record(row) for row in rows]
+
+    async def mark_posted(self, league_id: int) -> None:
+        """The league's final standings were posted."""
+        await self._db.write(
+            Tx.run,
+            "UPDATE leagues SET standings_posted_at = ? WHERE id = ? AND ended_at IS NOT NULL",
+            (time.time(), league_id),
+        )
 
     async def standings(self, league_id: int) -> builtins.list[StandingRow]:
         """A league's standings (so far, if it still runs): wins, then points, then fewer games."""

@@ -38,6 +38,8 @@ class GameRecord:
     finished_at: float | None
     league_id: int | None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    announced_at: float | None = None  # when a finished game's last line was shown (None: not yet)
+    ping_message_id: int | None = None  # the table's live "your turn" ping
 
     @property
     def is_unfinished(self) -> bool:
@@ -120,6 +122,7 @@ class League:
     ends_at: float | None  # planned end (None: until ended by hand)
     ended_at: float | None
     channel_id: int | None = None  # where it was started: its standings are posted there
+    standings_posted_at: float | None = None  # when its final standings reached the channel
 
     @property
     def running(self) -> bool:
