@@ -21,6 +21,7 @@ from bot.discord_ui import (
     ORDER_CHOICES,
     VARIANT_CHOICES,
     answers_refusals,
+    check_length,
     detached,
     is_admin,
     reply,
@@ -33,6 +34,7 @@ from bot.store import League, StoreError
 
 log = logging.getLogger(__name__)
 PAGE = 10
+MAX_HOUSE_RULES_TEXT = 400
 ORDER_NAMES = {c.value: c.name for c in ORDER_CHOICES}
 
 
@@ -134,19 +136,42 @@ def standings_text(league: League, rows: list[Any]) -> str:
 
 
 async def end_due_leagues(bot: discord.Client) -> int:
-    """End every league past its planned end and post its standings where it was started."""
+    """End every league past its planned end (each in one transaction, standings included), then
+    post the standings of every ended league whose standings have not reached its channel yet:
+    also those of a league closed just before the bot stopped."""
     store = services_of(bot).store
     ended = 0
     for due in await store.leagues.due():
-        league, rows = await store.leagues.end(due.guild_id)
+        await store.leagues.end(due.guild_id)
         ended += 1
-        channel = bot.get_channel(league.channel_id) if league.channel_id else None
-        if isinstance(channel, discord.abc.Messageable):
-            await channel.send(
-                "🏆 League over! " + standings_text(league, rows),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+    await post_standings(bot)
     return ended
+
+
+async def post_standings(bot: discord.Client) -> int:
+    """Post the final standings of ended leagues not yet posted where they were started; each is
+    marked posted once its message is out (so a stop in between posts it at the next start)."""
+    store = services_of(bot).store
+    posted = 0
+    for league in await store.leagues.unposted():
+        assert league.channel_id is not None
+        channel = bot.get_channel(league.channel_id)
+        if channel is None:
+            try:
+                channel = await bot.fetch_channel(league.channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                log.warning("league %s: its channel %s is gone; standings not posted", league.id,
+                            league.channel_id)  # fmt: skip
+                await store.leagues.mark_posted(league.id)  # nowhere to post them, ever
+                continue
+        if not isinstance(channel, discord.abc.Messageable):
+            await store.leagues.mark_posted(league.id)
+            continue
+        rows = await store.leagues.standings(league.id)
+        await channel.send("🏆 League over! " + standings_text(league, rows))
+        await store.leagues.mark_posted(league.id)
+        posted += 1
+    return posted
 
 
 class LeaderboardCog(commands.Cog):
@@ -163,7 +188,12 @@ class LeaderboardCog(commands.Cog):
         try:
             await end_due_leagues(self.bot)
         except (StoreError, discord.HTTPException) as err:
-            log.warning("could not end a due league: %s", err)
+            log.warning("could not end a due league or post its standings: %s", err)
+
+    @league_clock.before_loop
+    async def until_ready(self) -> None:
+        # Channels are known only once the guilds have arrived: posting earlier would find none.
+        await self.bot.wait_until_ready()
 
     leaderboard = app_commands.Group(
         name="leaderboard", description="This server's leaderboards", guild_only=True
@@ -264,10 +294,10 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def league_end(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
-        league, rows = await services(interaction).store.leagues.end(interaction.guild_id or 0)
-        await interaction.response.send_message(
-            "🏆 League over! " + standings_text(league, rows), allowed_mentions=discord.AllowedMentions.none()
-        )
+        store = services(interaction).store
+        league, rows = await store.leagues.end(interaction.guild_id or 0)
+        await interaction.response.send_message("🏆 League over! " + standings_text(league, rows))
+        await store.leagues.mark_posted(league.id)
 
     @app_commands.command(name="settings", description="Server settings for tables (Manage Server)")
     @app_commands.describe(
@@ -299,6 +329,7 @@ class LeaderboardCog(commands.Cog):
         if (game is None) != (house_rules is None):
             raise Refusal("Give both game and house_rules to set a game's default house rules.")
         if game is not None and house_rules is not None:
+            check_length(house_rules, "list of house rules", MAX_HOUSE_RULES_TEXT)
             current = (await store.settings.get(guild_id)).default_options
             pairs = parse_option_pairs(house_rules.replace(",", " ").split())
             find_variant(game)

@@ -13,6 +13,7 @@ from bot.engine.meld import MeldResult
 from bot.engine.pinochle import meld_hand, pinochle_variants
 
 GAME_CHOICES = [app_commands.Choice(name=name, value=name) for name in pinochle_variants()][:25]
+MAX_CARDS_TEXT = 300  # the longest hand (20 cards) takes well under 100 characters
 TRUMP_CHOICES = [app_commands.Choice(name=f"{suit.symbol} {suit.label}", value=suit.value) for suit in Suit]
 
 
@@ -42,12 +43,19 @@ class MeldCog(commands.Cog):
     async def meld(
         self, interaction: discord.Interaction, game: str, trump: str, cards: str, share: bool = False
     ) -> None:
+        if len(cards) > MAX_CARDS_TEXT:
+            await interaction.response.send_message(
+                f"That hand is {len(cards):,} characters long; a hand fits in {MAX_CARDS_TEXT} "
+                "(like `AH 10H KH QH JH QS JD`). Check what was pasted.",
+                ephemeral=True,
+            )
+            return
         try:
             result = meld_hand(game, trump, cards)
             codes = [card.code for card in parse_cards(cards)]
         except EngineError as err:
             await interaction.response.send_message(
-                f"I could not read that hand: {err}\nGive cards like `AH 10H KH QH JH QS JD`.",
+                f"I could not read that hand: {str(err)[:1500]}\nGive cards like `AH 10H KH QH JH QS JD`.",
                 ephemeral=True,
             )
             return

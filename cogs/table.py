@@ -11,16 +11,21 @@ from bot.discord_ui import (
     TABLE_ITEMS,
     VARIANT_CHOICES,
     answers_refusals,
+    check_length,
     display_name,
     is_admin,
     reply,
+    require_posting,
     send_hand,
     services,
     table_embed,
     table_view,
 )
 from bot.engine import find_variant, parse_option_pairs
+from bot.errors import Refusal
 from bot.tables import Table
+
+MAX_OPTIONS_TEXT = 400  # house rules as key=value pairs: every option of a variant fits easily
 
 
 def here(interaction: discord.Interaction) -> Table:
@@ -46,6 +51,8 @@ class TableCog(commands.Cog):
         players: int | None = None,
         options: str | None = None,
     ) -> None:
+        require_posting(interaction)
+        check_length(options, "list of house rules", MAX_OPTIONS_TEXT)
         pairs = parse_option_pairs(options.replace(",", " ").split()) if options else {}
         assert interaction.guild_id is not None and interaction.channel_id is not None
         table = await services(interaction).tables.open_table(
@@ -115,8 +122,15 @@ class TableCog(commands.Cog):
     @answers_refusals
     async def status(self, interaction: discord.Interaction) -> None:
         table = here(interaction)
+        require_posting(interaction)
         await interaction.response.defer(ephemeral=True)
-        await services(interaction).tables.repost(table)
+        try:
+            await services(interaction).tables.repost(table)
+        except discord.Forbidden:
+            raise Refusal(
+                "I could not post the table in this channel (Discord refused: missing permissions). "
+                "Ask a server admin to allow me here."
+            ) from None
         await interaction.followup.send("The table is posted again below.", ephemeral=True)
 
     @table.command(name="back", description="Take your seat back from the computer playing it")

@@ -7,6 +7,7 @@ provides), ``replies`` (answering people), ``messages`` (text and embeds), ``com
 ``choices`` (slash-command choices).
 """
 
+from bot.discord_ui.checks import check_length, missing_permissions, require_posting
 from bot.discord_ui.choices import FAMILY_CHOICES, ORDER_CHOICES, VARIANT_CHOICES
 from bot.discord_ui.components import (
     TABLE_ITEMS,
@@ -59,16 +60,19 @@ __all__ = [
     "announcement",
     "answer_command_error",
     "answers_refusals",
+    "check_length",
     "detached",
     "display_name",
     "friendly",
     "hand_text",
     "hand_view",
     "is_admin",
+    "missing_permissions",
     "options_text",
     "private_lines",
     "refuse",
     "reply",
+    "require_posting",
     "send_hand",
     "services",
     "services_of",

@@ -21,8 +21,9 @@ import discord
 from bot import render
 from bot.ai import levels
 from bot.discord_ui.messages import hand_text
-from bot.discord_ui.replies import REFUSALS, display_name, is_admin, refuse, reply
+from bot.discord_ui.replies import CLICK_PATIENCE, REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
+from bot.store import write_patience
 from bot.tables import StaleAction, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,8 @@ async def on_table(
     errors, which would leave the click unanswered)."""
     manager = services(interaction).tables
     try:
-        await work(manager.get(table_id))
+        with write_patience(CLICK_PATIENCE):
+            await work(manager.get(table_id))
     except REFUSALS as err:
         await refuse(interaction, err, manager.by_id.get(table_id))
     except Exception:

@@ -15,14 +15,25 @@ from bot import render
 from bot.discord_ui.services import services
 from bot.engine import EngineError
 from bot.errors import Refusal
+from bot.store import StoreUnavailable, write_patience
 
 if TYPE_CHECKING:
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
 
-# Everything the bot declines with a sentence for the person: its own refusals and the engine's.
-REFUSALS: tuple[type[Exception], ...] = (Refusal, EngineError)
+# Everything the bot declines with a sentence for the person: its own refusals, the engine's, and
+# a database that cannot take the change just now.
+REFUSALS: tuple[type[Exception], ...] = (Refusal, EngineError, StoreUnavailable)
+
+# How long a person's request may wait for a locked, full or read-only database: with the wait
+# for the table (a computer's turn gives up after 0.5 s), the answer still beats Discord's 3 s.
+CLICK_PATIENCE = 1.2
+BUSY = {
+    "locked": "Trick Night's database is busy (another program has it locked)",
+    "read-only": "Trick Night's database cannot be written just now (its files are read-only)",
+    "full": "Trick Night's database cannot grow just now (the disk is full)",
+}
 
 CogT = TypeVar("CogT")
 P = ParamSpec("P")
@@ -30,6 +41,9 @@ P = ParamSpec("P")
 
 def friendly(table: Table | None, err: Exception) -> str:
     """The refusal's sentence, with seat numbers replaced by the players' names."""
+    if isinstance(err, StoreUnavailable):
+        busy = BUSY.get(err.reason, "Trick Night's database does not answer just now")
+        return f"{busy}, so nothing was changed. Try again in a moment."
     text = str(err)
     if table is not None:
         text = render.name_seats(text, table.names())
@@ -62,7 +76,8 @@ def answers_refusals(
         cog: CogT, interaction: discord.Interaction, /, *args: P.args, **kwargs: P.kwargs
     ) -> None:
         try:
-            await func(cog, interaction, *args, **kwargs)
+            with write_patience(CLICK_PATIENCE):
+                await func(cog, interaction, *args, **kwargs)
         except REFUSALS as err:
             await refuse(interaction, err)
 

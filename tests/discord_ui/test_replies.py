@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.discord_ui import REFUSALS, answer_command_error, answers_refusals
 from bot.engine import EngineError, IllegalAction
 from bot.errors import Refusal
+from bot.store import StoreUnavailable
 from bot.tables import Seat, Table, TableError
 
 
@@ -72,10 +73,18 @@ class Cog:
         await interaction.response.send_message(f"done {players}")
 
 
-def test_refusals_are_the_bots_own_and_the_engines() -> None:
-    assert (Refusal, EngineError) == REFUSALS
+def test_refusals_are_the_bots_own_the_engines_and_a_busy_store() -> None:
+    assert (Refusal, EngineError, StoreUnavailable) == REFUSALS
     assert issubclass(TableError, Refusal)
     assert issubclass(IllegalAction, EngineError)
+
+
+async def test_a_busy_store_is_told_as_try_again_without_the_files_name() -> None:
+    interaction = FakeInteraction()
+    await Cog().command(interaction, 2, fail=StoreUnavailable("the database /srv/tn.db is locked", "locked"))
+    [(text, kwargs)] = interaction.answers()
+    assert "busy" in text and "Try again" in text and "nothing was changed" in text
+    assert "/srv" not in text and kwargs == {"ephemeral": True}
 
 
 @pytest.mark.parametrize(
