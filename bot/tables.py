@@ -445,7 +445,7 @@ class TableManager:
             if table.status != "ended":
                 self.publisher.table_changed(table)
             self._after_change(table)
-        shown = await self.upkeep.show_unannounced()
+        shown = await self.upkeep.show_unannounced(skip={table.id for table in resumed})
         if shown:
             log.info("showing the end of %d game(s) that finished while their end was not yet shown", shown)
         return resumed

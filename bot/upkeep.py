@@ -138,11 +138,12 @@ class Upkeep:
             self.recovered(table)
 
     # ----- tidy ends ---------------------------------------------------------------------------------------
-    async def show_unannounced(self) -> int:
+    async def show_unannounced(self, skip: set[int]) -> int:
         """Give every finished game whose last line was never shown its last line and a final
-        table message (the publisher reports back when it is shown: ``final_shown``)."""
+        table message (the publisher reports back when it is shown: ``final_shown``). ``skip``:
+        games already being shown (resumed games whose result start-up just stored)."""
         manager = self.manager
-        records = await manager.store.games.unannounced()
+        records = [r for r in await manager.store.games.unannounced() if r.id not in skip]
         for record in records:
             table = manager.rebuild(record)
             table.status = "ended"

@@ -1,0 +1,215 @@
+"""Store faults during play: a database locked by another program, read-only or full pauses the
+tables (their players are told), and they go on by themselves when it answers again; a click meets
+"try again" in time and changes nothing; the end of a game is told only after its result is
+stored; and what a stop left unshown is shown at the next start."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord_ui.replies import CLICK_PATIENCE
+from bot.engine import Game, new_game
+from bot.store import SeatResult, Store, StoreUnavailable, write_patience
+from bot.tables import Table, TableManager
+from bot.upkeep import RESUMED_LINE
+from tests.test_tables import RecordingPublisher, computer_table, wait_until
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "faults.db")
+    await opened.settings.update(1, computer_delay_seconds=0, turn_timeout_seconds=0)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+class Fault:
+    """Makes the database refuse writes in one way, then lets it answer again."""
+
+    def __init__(self, store: Store, kind: str) -> None:
+        self.store, self.kind = store, kind
+        self.blocker: sqlite3.Connection | None = None
+        self.active = False
+
+    async def start(self) -> None:
+        self.active = True
+        if self.kind == "locked":  # another program holds the write lock
+            self.blocker = sqlite3.connect(self.store.path, isolation_level=None, timeout=0)
+            self.blocker.execute("BEGIN IMMEDIATE")
+        elif self.kind == "read-only":
+            await self.store.db.on_writer(lambda conn: conn.execute("PRAGMA query_only = ON"))
+        else:  # full: no page may be added to the file any more
+            await self.store.db.on_writer(lambda conn: conn.execute("PRAGMA max_page_count = 1"))
+
+    async def stop(self) -> None:
+        if not self.active:
+            return
+        self.active = False
+        if self.blocker is not None:
+            self.blocker.rollback()
+            self.blocker.close()
+        elif self.kind == "read-only":
+            await self.store.db.on_writer(lambda conn: conn.execute("PRAGMA query_only = OFF"))
+        else:
+            await self.store.db.on_writer(lambda conn: conn.execute("PRAGMA max_page_count = 1073741823"))
+
+
+def lines(publisher: RecordingPublisher, table: Table, start: str) -> list[str]:
+    return [text for tid, text in publisher.announcements if tid == table.id and text.startswith(start)]
+
+
+@pytest.mark.parametrize("kind", ["locked", "read-only", "full"])
+async def test_tables_pause_on_a_store_fault_and_go_on_when_it_answers(store: Store, kind: str) -> None:
+    publisher = RecordingPublisher()
+    manager = TableManager(store, publisher)
+    fault = Fault(store, kind)
+    try:
+        tables = [await computer_table(manager, channel, "pitch") for channel in (1, 2, 3)]
+        await wait_until(lambda: all(t.version >= 3 for t in tables), timeout=30)
+        await fault.start()
+        await wait_until(lambda: all(t.id in manager.upkeep.stalled for t in tables), timeout=30)
+        frozen = [t.version for t in tables]
+        await asyncio.sleep(0.8)  # nothing moves while the store refuses
+        assert [t.version for t in tables] == frozen
+        for table in tables:
+            [paused] = lines(publisher, table, "⏸️")
+            assert {"locked": "locked", "read-only": "read-only", "full": "full"}[kind] in paused
+        await fault.stop()
+        await wait_until(lambda: all(t.status == "ended" for t in tables), timeout=60)
+    finally:
+        await fault.stop()
+        await manager.shutdown()
+    for table in tables:
+        # Told once that it paused and once that it goes on; every move it made is stored.
+        assert len(lines(publisher, table, "⏸️")) == len(lines(publisher, table, "▶️")) >= 1
+        assert lines(publisher, table, "▶️")[0] == RESUMED_LINE
+        record = await store.games.load(table.id)
+        assert record.status == "ended" and table.game is not None
+        assert len(record.actions) == len(table.game.log)
+    assert manager.upkeep.stalled == {}
+
+
+async def test_a_click_on_a_locked_store_is_refused_in_time_and_changes_nothing(store: Store) -> None:
+    manager = TableManager(store, RecordingPublisher())
+    fault = Fault(store, "locked")
+    try:
+        table = await manager.open_table(guild_id=1, channel_id=4, host_id=1, host_name="Ann",
+                                         variant="pitch", players=2)  # fmt: skip
+        await manager.start(table, 1)
+        await wait_until(lambda: table.game is not None and 0 in table.game.to_act, timeout=30)
+        assert table.game is not None
+        before, action = table.version, table.game.legal_actions(0)[0]
+        await fault.start()
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable) as refused, write_patience(CLICK_PATIENCE):
+            await manager.act(table, 1, action)
+        assert refused.value.reason == "locked"
+        assert time.monotonic() - started < 2.0  # well inside Discord's 3 s
+        assert table.version == before and len((await store.games.load(table.id)).actions) == before
+        await fault.stop()
+        await manager.act(table, 1, action)  # the same click, once the store answers
+        assert table.version == before + 1
+    finally:
+        await fault.stop()
+        await manager.shutdown()
+
+
+class CheckingPublisher(RecordingPublisher):
+    """Checks, when a game's end reaches the players, that its result is already in the file."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        self.ends_seen: list[int] = []
+
+    def events(self, table: Table, events: list[dict[str, Any]]) -> None:
+        super().events(table, events)
+        if any(event["type"] == "game_over" for event in events):
+            with sqlite3.connect(self.path) as conn:
+                status = conn.execute("SELECT status FROM games WHERE id = ?", (table.id,)).fetchone()[0]
+                results = conn.execute("SELECT COUNT(*) FROM results WHERE game_id = ?", (table.id,))
+                stored = (status, results.fetchone()[0])
+            assert stored == ("ended", len(table.seats)), "the end was told before it was stored"
+            self.ends_seen.append(table.id)
+
+
+async def test_the_end_is_told_only_after_the_result_is_stored_also_when_storing_it_waits(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    publisher = CheckingPublisher(store.path)
+    manager = TableManager(store, publisher)
+    real_finish = store.results.finish
+    refusals = 0
+
+    async def finish_after_two_refusals(game_id: int, **kwargs: Any) -> bool:
+        nonlocal refusals
+        if refusals < 2:
+            refusals += 1
+            raise StoreUnavailable("the database is locked by another program", "locked")
+        return await real_finish(game_id, **kwargs)
+
+    monkeypatch.setattr(store.results, "finish", finish_after_two_refusals)
+    try:
+        table = await computer_table(manager, 1, "pinochle-4")
+        await wait_until(lambda: table.status == "ended", timeout=60)
+    finally:
+        await manager.shutdown()
+    assert refusals == 2 and publisher.ends_seen == [table.id]
+    assert lines(publisher, table, "⏸️")  # the players were told why the end took a moment
+
+
+async def play_to_the_end(store: Store, *, with_result: bool) -> int:
+    """A stored two-hand pinochle game played to its end, as if the bot stopped right after its
+    last action (no result) or right after its result (end not shown)."""
+    game: Game = new_game("pinochle-2", players=2, options={"match": "deal"}, seed=11)
+    seats = [{"kind": "human", "user_id": 5, "name": "Ann"}, {"kind": "computer", "level": "basic"}]
+    game_id = await store.games.create(guild_id=1, channel_id=77, host_id=5, variant="pinochle-2",
+                                       family="pinochle", options=game.options, seed=game.seed, players=2,
+                                       seats=seats, status="playing")  # fmt: skip
+    while not game.is_over:
+        seat = game.to_act[0]
+        action = game.legal_actions(seat)[0]
+        game.apply(seat, action)
+        await store.games.append_action(game_id, len(game.log) - 1, seat, str(action))
+    if with_result:
+        outcome = game.outcome
+        assert outcome is not None
+        results = [
+            SeatResult(s, 5 if s == 0 else None, s, outcome.scores[s], 1 if s in outcome.winning_sides else 2)
+            for s in range(2)
+        ]
+        await store.results.finish(game_id, guild_id=1, family="pinochle", results=results, rated=False)
+    return game_id
+
+
+async def test_a_restart_shows_every_end_a_stop_left_unshown(store: Store) -> None:
+    unrecorded = await play_to_the_end(store, with_result=False)
+    unshown = await play_to_the_end(store, with_result=True)
+    publisher = RecordingPublisher()
+    manager = TableManager(store, publisher)
+    try:
+        await manager.resume_all()
+        assert (await store.games.load(unrecorded)).status == "ended"  # its result, recorded now
+        ends = [tid for tid, kind in publisher.events_seen if kind == "game_over"]
+        assert sorted(ends) == [unrecorded, unshown]
+        assert {unrecorded, unshown} <= set(publisher.changed)  # final messages, without buttons
+        assert manager.by_id == {}  # nothing of them is live
+        for game_id in (unrecorded, unshown):
+            await manager.final_shown(manager.rebuild(await store.games.load(game_id)))
+    finally:
+        await manager.shutdown()
+    again = RecordingPublisher()
+    second = TableManager(store, again)
+    await second.resume_all()
+    await second.shutdown()
+    assert again.events_seen == [] and again.changed == []  # shown once, never again
+
