@@ -255,6 +255,10 @@ class Bench:
     async def play(self, table_message: dict[str, Any], table_id: str, uid: int, over: asyncio.Event) -> None:
         hand_id = f"tn:hand:{table_id}"
         turn = self.turn[uid]
+        for _ in range(100):  # a person clicks Show my hand once the table message shows it
+            if hand_id in str(table_message.get("components")):
+                break
+            await asyncio.sleep(0.1)
         while not over.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(turn.wait(), self.args.recheck)

@@ -2,6 +2,9 @@
 unfinished table (or, with --create, opens computer-only tables) and plays until all have ended.
 
 Usage: python -m tests.resume_runner DB [--create N]
+
+The tables created cycle through VARIANTS (every family and player count), each with options
+that keep a game to a few hundred actions.
 """
 
 from __future__ import annotations
@@ -31,16 +34,28 @@ class SilentPublisher:
         pass
 
 
+# (variant, options): Pitch to 11 and partnership Pitch to 21, and one-deal pinochle and
+# double-deck games (two-hand to 1,000 would be longer than the test needs).
+VARIANTS = [
+    ("pitch", {"target": 11}),
+    ("pitch-partnership", {"target": 21}),
+    ("pinochle-2", {"match": 1000}),
+    ("pinochle-3", {"deals": 3}),
+    ("pinochle-4", {"match": 1000}),
+    ("double-deck", {"match": 250}),
+]
+
+
 async def main(path: str, create: int) -> None:
     store = await Store.open(path, default_computer_delay=0.0)
     manager = TableManager(store, SilentPublisher())
     tables = await manager.resume_all()
     for channel in range(1, create + 1):
         host = 1000 + channel
-        variant = "pitch-partnership" if channel % 2 else "pitch"
+        variant, options = VARIANTS[(channel - 1) % len(VARIANTS)]
         table = await manager.open_table(
             guild_id=1, channel_id=channel, host_id=host, host_name=f"host {channel}", variant=variant,
-            options={"target": 21},
+            options=options,
         )  # fmt: skip
         await manager.start(table, host)
         await manager.leave(table, host)

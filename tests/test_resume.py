@@ -1,6 +1,7 @@
 """Kill test: a process playing several tables on a file database is killed with SIGKILL at random
 moments and restarted; every game continues from exactly its last accepted action, and no result is
-written twice or lost."""
+written twice or lost. The tables cover every variant family: Pitch, partnership Pitch, two-,
+three- and four-hand pinochle and double-deck (``tests.resume_runner.VARIANTS``)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from pathlib import Path
 
 from bot.engine import Game
 from bot.store import GameRecord, Store
+from tests.resume_runner import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = 6
+TABLES = len(VARIANTS)
 
 
 def start_runner(db: Path, create: int = 0) -> subprocess.Popen[str]:
@@ -87,4 +89,6 @@ async def test_sigkill_at_random_moments_then_resume(tmp_path: Path) -> None:
             # Nothing accepted before a kill was lost or changed: each log extends the earlier one.
             assert record.actions[: len(earlier[game_id])] == earlier[game_id]
     rows = await result_rows(db)
-    assert len(rows) == len(set(rows)) == TABLES * 4  # one result per seat, written once
+    assert sorted({variant for variant, _ in VARIANTS}) == sorted(r.variant for r in final.values())
+    seats = sum(record.players for record in final.values())
+    assert len(rows) == len(set(rows)) == seats  # one result per seat, written once

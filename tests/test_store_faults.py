@@ -212,4 +212,3 @@ async def test_a_restart_shows_every_end_a_stop_left_unshown(store: Store) -> No
     await second.resume_all()
     await second.shutdown()
     assert again.events_seen == [] and again.changed == []  # shown once, never again
-

@@ -20,7 +20,9 @@ from bot.tables import Table
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_MESSAGE = 10008  # Discord's error code for a deleted message (10003: the channel is gone)
 FIRST_MESSAGE_WAIT = 3.0  # seconds to wait for a new table's message id before posting one
+READY_WAIT = 60.0  # seconds to wait at start-up for the guilds (and their channels) to arrive
 
 
 @dataclass
@@ -100,6 +102,12 @@ class DiscordPublisher:
 
     async def _channel(self, table: Table) -> discord.abc.Messageable | None:
         channel = self.client.get_channel(table.channel_id)
+        if channel is None and not self.client.is_ready():
+            # At start-up the channels arrive with the guilds: wait for them rather than take a
+            # channel not yet known for one that is gone.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.client.wait_until_ready(), READY_WAIT)
+            channel = self.client.get_channel(table.channel_id)
         if channel is None:
             try:
                 channel = await self.client.fetch_channel(table.channel_id)
@@ -199,7 +207,9 @@ class DiscordPublisher:
                     content=content, embed=embed, view=view
                 )
                 return
-            except discord.NotFound:
+            except discord.NotFound as err:
+                if err.code != UNKNOWN_MESSAGE:
+                    raise  # the channel itself is gone
                 log.info("table %s: its message was deleted; posting a new one", table.id)
         old = table.message_id
         message = await channel.send(content=content, embed=embed, view=view or discord.utils.MISSING)

@@ -730,6 +730,12 @@ class FakeDiscord:
                     self.messages.pop(msg["id"], None)
                     return web.Response(status=204)
 
+        mt = re.fullmatch(r"/channels/(\d+)", p)
+        if mt and m == "GET":
+            if mt.group(1) in self.channel_ids:
+                return self._json(self.channel(mt.group(1)))
+            return self._json({"message": "Unknown Channel", "code": 10003}, 404)
+
         mt = re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", p)
         if mt:
             cid, mid = mt.groups()

@@ -18,6 +18,9 @@ from tests.discord_ui.test_messages import finished_table
 class GoneChannels:
     """A client for which the table's channel no longer exists."""
 
+    def is_ready(self) -> bool:
+        return True
+
     def get_channel(self, channel_id: int) -> None:
         return None
 
