@@ -43,7 +43,12 @@ ACK_GOAL_MS = 25.0
 LAG_GOAL_MS = 50.0
 MEMORY_GOAL_KB = 256.0  # per table
 DISCORD_DEADLINE = 3.0
-DEFAULT_VARIANTS = "pitch,pitch-partnership,pinochle-4,pinochle-2,pinochle-3,double-deck"
+# Every family, each with options that keep a game within a minute or two of play, so games end
+# during a run and the database growth per game is measured (longer games grow it per action alike).
+DEFAULT_VARIANTS = (
+    "pitch:target=7,pitch-partnership:target=7,pinochle-4:match=deal,pinochle-2:match=deal,"
+    "pinochle-3:deals=1,double-deck:match=deal"
+)
 USERS = 1_400_000_000_000_000_000
 DANGER = ("declare-out", "concede", "throw-in")
 
@@ -122,6 +127,7 @@ class Bench:
         self.over: dict[str, asyncio.Event] = {}
         self.channel_calls: Counter[str] = Counter()
         self.interaction_calls = 0
+        self.call_kinds: Counter[str] = Counter()
         self.games_finished = 0
         self.games_started = 0
         self.stopping = False
@@ -134,23 +140,24 @@ class Bench:
         now = time.perf_counter()
         mt = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", rec.path)
         if mt:
-            self.interaction_calls += 1
+            self.interaction_calls += not self.stopping
             future = self.waiting.pop(mt.group(1), None)
             if future is not None and not future.done():
                 future.set_result((now, rec.json))
             return
         mt = re.fullmatch(r"/webhooks/\d+/([^/]+)(/messages/@original)?", rec.path)
         if mt:
-            self.interaction_calls += 1
+            self.interaction_calls += not self.stopping
             pending = self.followups.pop(mt.group(1), None)
             if pending is not None and not pending.done():
                 pending.set_result(rec.json)
             return
         mt = re.match(r"/channels/(\d+)/", rec.path)
-        if mt is None:
+        if mt is None or self.stopping:
             return
         channel = mt.group(1)
         self.channel_calls[channel] += 1
+        self.call_kinds[rec.method] += 1
         content = (rec.json or {}).get("content") if isinstance(rec.json, dict) else None
         if not content:
             return
@@ -223,10 +230,15 @@ class Bench:
 
     async def one_game(self, channel: str, index: int, variant: str) -> None:
         humans = [USERS + index * 10 + h for h in range(self.args.humans)]
+        name, _, options = variant.partition(":")
+        extra = {"options": options} if options else {}
         answer = await self.interact(
-            "/table new", self.slash(channel, humans[0], "table", "new", game=variant)
+            "/table new", self.slash(channel, humans[0], "table", "new", game=name, **extra)
         )
         if answer is None or not answer[0].get("data", {}).get("components"):
+            if os.environ.get("LOAD_DEBUG") and answer is not None:
+                said = answer[0].get("data", {}).get("content")
+                print(f"/table new refused in {channel}: {said}", file=sys.stderr)
             await asyncio.sleep(2.0)
             return
         body, token = answer
@@ -398,6 +410,11 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
             f"  {kind:<22}{len(values):>7}{pct(values, 0.5):>8.1f}{p99:>8.1f}{max(values, default=0):>9.1f}"
             f"   p99 <= {ACK_GOAL_MS:g}  {verdict(p99 <= ACK_GOAL_MS)}"
         )
+    inside = bot["handling"]
+    out.append(
+        f"  of which inside the bot (event parsed -> answer sent): p50 {inside['p50']:.1f}, "
+        f"p99 {inside['p99']:.1f}, max {inside['max']:.1f} ms"
+    )
     late = sum(bench.unanswered.values())
     detail = ", ".join(f"{kind} {n}" for kind, n in sorted(bench.unanswered.items()))
     out.append(
@@ -410,6 +427,15 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"event-loop lag of the bot (ms): p50 {lags['p50']:.1f}, p99 {lags['p99']:.1f}, max {lags['max']:.1f}"
         f"   goal p99 <= {LAG_GOAL_MS:g}  {verdict(lags['p99'] <= LAG_GOAL_MS)}"
     )
+    gc_pauses = bot["gc"]
+    out.append(
+        "  garbage-collector pauses in the bot (ms): "
+        + "; ".join(
+            f"generation {gen}: {pause['n']}, p99 {pause['p99']:.1f}, max {pause['max']:.1f}"
+            for gen, pause in gc_pauses.items()
+        )
+    )
+    out.append("  objects the collector tracks: " + ", ".join(f"{name} {n}" for name, n in bot["census"]))
     out.append(
         f"  the machine meanwhile (a process that only sleeps 10 ms): p99 {pct(idle, 0.99):.1f}, "
         f"max {max(idle, default=0):.1f}; this driver's own loop: p99 {pct(own, 0.99):.1f}, "
@@ -426,8 +452,17 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"REST to channels (messages posted, edited, deleted) per channel per minute: mean "
         f"{sum(calls) / len(calls):.1f}, max {max(calls):.1f}; in all {sum(calls) / 60:.1f}/s "
         f"(Discord: 50/s; 5 per 5 s per route and channel); interaction answers "
-        f"{bench.interaction_calls / minutes:.0f}/min (exempt)"
+        f"{bench.interaction_calls / minutes:.0f}/min (exempt); by method: "
+        + ", ".join(f"{method} {n / minutes / 60:.1f}/s" for method, n in sorted(bench.call_kinds.items()))
     )
+    waits = bot.get("rest_waits")
+    if waits:
+        urgent, edits = waits["urgent"], waits["edits"]
+        out.append(
+            f"  waits for a share of the limit: {waits['waited']} requests waited; pings and announcements "
+            f"p50 {urgent['p50']:.0f} ms, p99 {urgent['p99']:.0f} ms (n {urgent['n']}); table edits and ping "
+            f"deletions p50 {edits['p50']:.0f} ms, p99 {edits['p99']:.0f} ms (n {edits['n']}; edits coalesce)"
+        )
     out.append(
         f"429s met: {limiter.given_429} ({limiter.given_global_429} of the global limit)   goal 0  "
         f"{verdict(limiter.given_429 == 0)}"

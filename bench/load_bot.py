@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT))
 import discord  # noqa: E402
 import discord.gateway  # noqa: E402
 import discord.http  # noqa: E402
+import discord.state  # noqa: E402
+import discord.webhook.async_  # noqa: E402
 import yarl  # noqa: E402
 
 from bot.app import TrickNightBot  # noqa: E402
@@ -43,6 +45,30 @@ def rss_bytes() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     return 0
+
+
+class Handling:
+    """Inside the bot: from discord.py parsing an INTERACTION_CREATE to its answer going out."""
+
+    def __init__(self) -> None:
+        self.started: dict[int, float] = {}
+        self.times: list[float] = []
+        state_cls = discord.state.ConnectionState
+        adapter_cls = discord.webhook.async_.AsyncWebhookAdapter
+        parse, respond = state_cls.parse_interaction_create, adapter_cls.create_interaction_response
+
+        def parse_and_time(state: Any, data: Any) -> None:
+            self.started[int(data["id"])] = time.perf_counter()
+            parse(state, data)
+
+        def respond_and_time(adapter: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+            began = self.started.pop(int(interaction_id), None)
+            if began is not None:
+                self.times.append(time.perf_counter() - began)
+            return respond(adapter, interaction_id, *args, **kwargs)
+
+        state_cls.parse_interaction_create = parse_and_time  # type: ignore[method-assign]
+        adapter_cls.create_interaction_response = respond_and_time  # type: ignore[method-assign]
 
 
 class Probe:
@@ -78,8 +104,47 @@ def reset_store_stats(bot: TrickNightBot) -> None:
         stats.reset()
 
 
+def rest_waits(bot: TrickNightBot) -> dict[str, float] | None:
+    """How long the bot's own REST requests waited for their share of the global limit."""
+    budget = getattr(getattr(bot, "publisher", None), "budget", None)
+    if budget is None:
+        return None
+    return {"urgent": summary(list(budget.urgent_waits)), "edits": summary(list(budget.waits)),
+            "waited": budget.waited}  # fmt: skip
+
+
+def census() -> list[tuple[str, int]]:
+    """The kinds of objects the collector tracks (outside the frozen start-up ones), most first."""
+    counts: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        counts[name] = counts.get(name, 0) + 1
+    return [*sorted(counts.items(), key=lambda kv: -kv[1])[:8], ("(all)", sum(counts.values()))]
+
+
 def live_views() -> int:
     return sum(1 for obj in gc.get_objects() if isinstance(obj, discord.ui.View))
+
+
+HANDLING = Handling()
+
+
+class GcPauses:
+    """How long the cyclic garbage collector stops everything, per generation."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+
+
+GC = GcPauses()
 
 
 async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -> None:
@@ -95,7 +160,15 @@ async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -
         if line == "mark":
             gc.collect()
             probe.lags.clear()
+            HANDLING.times.clear()
+            for pauses in GC.pauses.values():
+                pauses.clear()
             reset_store_stats(bot)
+            budget = getattr(getattr(bot, "publisher", None), "budget", None)
+            if budget is not None:
+                budget.waits.clear()
+                budget.urgent_waits.clear()
+                budget.waited = 0
             if args.tracemalloc:
                 tracemalloc.start(5)
             if profiler is not None:
@@ -112,12 +185,16 @@ async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -
             wall = time.monotonic() - mark.get("wall", time.monotonic())
             out: dict[str, Any] = {
                 "lags": summary(probe.lags),
+                "handling": summary(HANDLING.times),
+                "gc": {str(gen): summary(pauses) for gen, pauses in GC.pauses.items()},
+                "census": census(),
                 "rss_mark": mark.get("rss", 0),
                 "rss_end": rss_bytes(),
                 "cpu_share": cpu / wall if wall else 0.0,
                 "tasks": len(asyncio.all_tasks()),
                 "views": live_views(),
                 "store": store_stats(bot),
+                "rest_waits": rest_waits(bot),
             }
             if args.tracemalloc and tracemalloc.is_tracing():
                 snapshot = tracemalloc.take_snapshot()

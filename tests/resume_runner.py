@@ -46,8 +46,12 @@ VARIANTS = [
 ]
 
 
+# A few milliseconds a computer move, so the games outlast the kills whatever the store's speed.
+COMPUTER_DELAY = 0.005
+
+
 async def main(path: str, create: int) -> None:
-    store = await Store.open(path, default_computer_delay=0.0)
+    store = await Store.open(path, default_computer_delay=COMPUTER_DELAY)
     manager = TableManager(store, SilentPublisher())
     tables = await manager.resume_all()
     for channel in range(1, create + 1):

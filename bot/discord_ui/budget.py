@@ -29,13 +29,14 @@ class RestBudget:
         self._later: collections.deque[asyncio.Future[None]] = collections.deque()
         self._pump: asyncio.Task[None] | None = None
         self.waited = 0  # requests that had to wait for a token (for benches)
+        # How long requests waited, in seconds (for benches): urgent ones, and the others.
+        self.urgent_waits: collections.deque[float] = collections.deque(maxlen=10_000)
+        self.waits: collections.deque[float] = collections.deque(maxlen=10_000)
 
-    def _refill(self, slept: float = 0.0) -> None:
-        # At least the time just slept has passed, also where a test harness makes sleeps virtual.
+    def _refill(self) -> None:
         now = time.monotonic()
         if self._stamp is not None:
-            elapsed = max(now - self._stamp, slept)
-            self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
+            self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
         self._stamp = now
 
     async def take(self, *, urgent: bool = False) -> None:
@@ -48,16 +49,15 @@ class RestBudget:
         (self._urgent if urgent else self._later).append(future)
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._hand_out(), name="rest-budget")
+        asked = time.monotonic()
         await future
+        (self.urgent_waits if urgent else self.waits).append(time.monotonic() - asked)
 
     async def _hand_out(self) -> None:
-        slept = 0.0
         while self._urgent or self._later:
-            self._refill(slept)
-            slept = 0.0
+            self._refill()
             if self._tokens < 1:
-                slept = (1 - self._tokens) / self.rate
-                await asyncio.sleep(slept)
+                await asyncio.sleep((1 - self._tokens) / self.rate)
                 continue
             queue = self._urgent or self._later
             future = queue.popleft()

@@ -158,27 +158,32 @@ class DiscordPublisher:
                 self.pending.pop(table.id, None)
 
     async def _ping(self, channel: discord.abc.Messageable, table: Table, ids: list[int], text: str) -> None:
-        await self._unping(channel, table)
         await self._take(urgent=True)
         mentions = " ".join(f"<@{uid}>" for uid in ids)
         # The one message that may notify anyone: it names exactly the people whose turn it is.
         people = [discord.Object(uid) for uid in ids]
         only_them = discord.AllowedMentions(everyone=False, roles=False, users=people)
         message = await channel.send(f"{mentions} {text}", allowed_mentions=only_them)
-        table.ping_message_id = message.id
+        old, table.ping_message_id = table.ping_message_id, message.id
         if self.on_pinged is not None:
             await self.on_pinged(table, message.id)
+        # The previous ping goes after the new one is out (the new one must not wait for it).
+        await self._delete(channel, old)
 
     async def _unping(self, channel: discord.abc.Messageable, table: Table) -> None:
         """Delete the table's live ping (at most one per table, also across restarts)."""
-        if table.ping_message_id is None or not isinstance(channel, discord.TextChannel | discord.Thread):
+        old, table.ping_message_id = table.ping_message_id, None
+        if old is not None:
+            await self._delete(channel, old)
+            if self.on_pinged is not None:
+                await self.on_pinged(table, None)
+
+    async def _delete(self, channel: discord.abc.Messageable, message_id: int | None) -> None:
+        if message_id is None or not isinstance(channel, discord.TextChannel | discord.Thread):
             return
         with contextlib.suppress(discord.HTTPException):  # already deleted by someone: fine
             await self._take()
-            await channel.get_partial_message(table.ping_message_id).delete()
-        table.ping_message_id = None
-        if self.on_pinged is not None:
-            await self.on_pinged(table, None)
+            await channel.get_partial_message(message_id).delete()
 
     async def _ended(self, table: Table, channel: discord.abc.Messageable) -> None:
         """An ended table's last line and final message are out: no ping stays, nothing to redo."""
