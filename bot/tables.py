@@ -116,6 +116,8 @@ class Table:
     game: Game | None = None
     message_id: int | None = None
     ping_message_id: int | None = None  # the live "your turn" ping, deleted when the next one comes
+    # Opened by a command whose answer is the table message: its id comes a moment later.
+    message_coming: bool = field(default=False, repr=False)
     # The last action's events of a game that is over, shown once its result is stored.
     held_events: list[dict[str, Any]] | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -247,7 +249,7 @@ class TableManager:
         defaults = await self._guild_defaults(guild_id, cls.name)
         resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
-        table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
+        table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats, message_coming=True)
         table.id = await self.store.games.create(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -384,6 +386,7 @@ class TableManager:
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember which message shows the table (buttons and edits go there)."""
         table.message_id = message_id
+        table.message_coming = False
         try:
             await self.store.games.update(table.id, message_id=message_id)
         except StoreUnavailable:
@@ -411,7 +414,8 @@ class TableManager:
                 if table.status != "ended":
                     log.warning("table %s: its channel %s is gone; ending it without a result", table.id,
                                 table.channel_id)  # fmt: skip
-                    await self._close(table, "abandoned")
+                    with write_patience(BACKGROUND_PATIENCE):  # a click may be waiting for the lock
+                        await self._close(table, "abandoned")
         except StoreUnavailable as err:
             log.warning("table %s: could not end it yet: %s", table.id, err)  # the next flush retries
             return

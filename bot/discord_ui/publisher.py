@@ -121,7 +121,7 @@ class DiscordPublisher:
         # A new table's first message is the answer to /table new, whose id comes a moment later:
         # wait for it rather than post a second table message.
         waited = 0.0
-        while table.message_id is None and table.status != "ended" and waited < FIRST_MESSAGE_WAIT:
+        while table.message_id is None and table.message_coming and waited < FIRST_MESSAGE_WAIT:
             await asyncio.sleep(0.05)
             waited += 0.05
         try:

@@ -114,6 +114,11 @@ async def test_gateway_resume_and_fresh_identify_mid_game_fire_each_timer_once(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = make_bot(tmp_path, delay=0.05)
+
+    async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+        pass  # discord.py waits 5 s before a new IDENTIFY (Discord's pacing); the fake needs none
+
+    bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
     async with running(bot):
         await fake.wait_for_request("PUT", r"^/applications/\d+/commands$")
         await bot.store.settings.update(int(fake.guild_id), turn_timeout_seconds=2)
