@@ -1,9 +1,10 @@
 """The controls on table messages and private hands, and the answers to their clicks.
 
 - The public table message carries lobby buttons or a **Show my hand** button (``table_view``).
-- The private hand: every click of **Show my hand** (or ``/hand``) answers with a *new*
-  ephemeral message holding the hand and buttons for exactly the seat's legal actions. Clicking one
-  of those answers the click itself (a fresh token), never an old ephemeral.
+- The private hand panel (``panels``): **Show my hand**, ``/hand`` or a turn ping's button opens
+  one ephemeral message with the hand and buttons for exactly the seat's legal actions; a click in
+  it is answered by editing it, and the publisher edits it when the player's turn comes again. A
+  player's new panel replaces the old one, so each player has one.
 - Every button is a ``DynamicItem`` whose custom id carries the table id (and the game version for
   actions), so buttons keep working after a restart and stale clicks are recognised. The custom-id
   templates must never change: buttons on old messages rely on them.
@@ -11,9 +12,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import discord
@@ -21,6 +24,7 @@ import discord
 from bot import render
 from bot.ai import levels
 from bot.discord_ui.messages import hand_text
+from bot.discord_ui.panels import delete_panel, untracked
 from bot.discord_ui.replies import REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
 from bot.tables import StaleAction, Table, TableError
@@ -116,36 +120,78 @@ async def on_table(
         await reply(interaction, "Something went wrong on our side; nothing was changed. Try again.")
 
 
+def panel_message(
+    table: Table, seat: int, view: dict[str, Any], note: str | None = None
+) -> tuple[str, discord.ui.View]:
+    """A hand panel's text and controls for ``view`` (the seat's view at ``table.version``)."""
+    text = hand_text(table, seat, view)
+    return (f"{note}\n\n{text}" if note else text), hand_view(table, seat, view)
+
+
+def panel_lock(interaction: discord.Interaction, table: Table) -> AbstractAsyncContextManager[Any]:
+    """The user's panel lock at this table (nothing to hold for someone without a seat: they are
+    refused before anything is shown)."""
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        return contextlib.nullcontext()
+    return services(interaction).publisher.panels.lock(table, seat)
+
+
+async def show_panel(
+    interaction: discord.Interaction, table: Table, seat: int, view: dict[str, Any],
+    note: str | None = None, *, seen: bool = False,
+) -> None:  # fmt: skip
+    """Answer with the seat's hand panel: a click in a panel edits that panel; anything else
+    (Show my hand, /hand, a turn ping's button) opens a new ephemeral one, and the player's
+    previous panel is deleted if it still can be, so each player has one. Call it under the
+    panel lock, with ``view`` taken at the current ``table.version``."""
+    panels = services(interaction).publisher.panels
+    version = table.version
+    content, controls = panel_message(table, seat, view, note)
+    source = interaction.message
+    if source is not None and source.flags.ephemeral:
+        await interaction.response.edit_message(content=content, view=untracked(controls))
+        message_id: int | None = source.id
+    else:
+        sent = await interaction.response.send_message(content, ephemeral=True, view=untracked(controls))
+        message_id = sent.message_id
+    if message_id is None:
+        return
+    replaced = panels.put(table, seat, interaction, message_id, version, seen=seen)
+    if replaced is not None:
+        await delete_panel(interaction.client, replaced)
+
+
 async def send_hand(interaction: discord.Interaction, table: Table) -> None:
-    """A new ephemeral message with the user's hand and controls (never an edit of an old one)."""
-    seat, view = services(interaction).tables.view_for(table, interaction.user.id)
-    await reply(interaction, hand_text(table, seat, view), view=hand_view(table, seat, view))
+    """Show the user's hand panel (``show_panel``): the hand, what the table needs from them and
+    their controls."""
+    manager = services(interaction).tables
+    async with panel_lock(interaction, table):
+        seat, view = manager.view_for(table, interaction.user.id)
+        await show_panel(interaction, table, seat, view)
 
 
 async def act_and_answer(
     interaction: discord.Interaction, table: Table, action: str, version: int | None
 ) -> None:
-    """Take the action; answer the click by updating the ephemeral it came from with the new hand."""
+    """Take the action; answer the click by editing the panel it came from with the new hand."""
     manager = services(interaction).tables
-    try:
-        result = await manager.act(table, interaction.user.id, action, version)
-    except StaleAction as err:
-        seat, view = manager.view_for(table, interaction.user.id)
-        await reply(
-            interaction, f"{err}\n\n{hand_text(table, seat, view)}", view=hand_view(table, seat, view)
-        )
-        return
-    if result.view is None:  # the action ended the game
-        shown = render.action_label(table.game.public_view() if table.game else {}, action)
-        await interaction.response.edit_message(content=f"You: {shown}. The game is over.", view=None)
-        return
-    seat, view = result.seat, result.view
-    label = render.action_label(view, str(result.action))
-    content = f"You: {label}.\n\n{hand_text(table, seat, view)}"
-    if interaction.message is not None and interaction.message.flags.ephemeral:
-        await interaction.response.edit_message(content=content, view=hand_view(table, seat, view))
-    else:
-        await reply(interaction, content, view=hand_view(table, seat, view))
+    async with panel_lock(interaction, table):
+        try:
+            result = await manager.act(table, interaction.user.id, action, version)
+        except StaleAction as err:
+            seat, view = manager.view_for(table, interaction.user.id)
+            await show_panel(interaction, table, seat, view, str(err))
+            return
+        if result.view is None:  # the action ended the game
+            shown = render.action_label(table.game.public_view() if table.game else {}, action)
+            await interaction.response.edit_message(content=f"You: {shown}. The game is over.", view=None)
+            services(interaction).publisher.panels.drop(table.id, result.seat)  # nothing left to edit
+            return
+        seat, view = result.seat, result.view
+        label = render.action_label(view, str(result.action))
+        # Their turn again at once (a lead, the next meld…): this answer is the news, no ping.
+        await show_panel(interaction, table, seat, view, f"You: {label}.", seen=seat in view["to_act"])
 
 
 # ----- components ------------------------------------------------------------------------------------
@@ -206,7 +252,7 @@ SEAT_BUTTONS = {
 class SeatButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:(?P<op>hand|back):(?P<tid>\d+)"
 ):
-    """**Show my hand** (each click answers with a new ephemeral message) and **Take my seat back**
+    """**Show my hand** (opens the player's hand panel; also on turn pings) and **Take my seat back**
     (for a player whose seat a computer took over after the turn timer ran out)."""
 
     def __init__(self, table_id: int, op: str) -> None:

@@ -12,8 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.components import table_view
+from bot import render
+from bot.discord_ui.components import SeatButton, panel_message, table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
+from bot.discord_ui.panels import Panel, Panels, edit_panel
 from bot.errors import Refusal
 from bot.tables import Table
 
@@ -26,6 +28,7 @@ class _Pending:
     messages: list[str] = field(default_factory=list)
     ping: tuple[list[int], str] | None = None
     last_ping_id: int | None = None
+    pinged: set[int] = field(default_factory=set)  # who the live ping (last_ping_id) calls
     last_edit: float = 0.0
     task: asyncio.Task[None] | None = None
 
@@ -37,6 +40,10 @@ class DiscordPublisher:
     most one per ``min_edit_interval`` seconds per table, which keeps well inside Discord's limits.
     ``on_posted(table, message_id)`` is awaited whenever the table message is posted anew, so the
     table manager can remember where the table lives.
+
+    A turn brings each waiting player's hand panel (``panels``) up to date in place and mentions
+    them in one ping; a table has at most one ping, deleted once its people have acted. When a
+    table ends, its panels lose their controls and its state here is dropped.
     """
 
     def __init__(
@@ -50,6 +57,7 @@ class DiscordPublisher:
         self.min_edit_interval = min_edit_interval
         self.on_posted = on_posted
         self.pending: dict[int, _Pending] = {}
+        self.panels = Panels()
 
     def _queue(self, table: Table) -> _Pending:
         state = self.pending.setdefault(table.id, _Pending())
@@ -103,7 +111,7 @@ class DiscordPublisher:
                 if state.ping:
                     ids, text = state.ping
                     state.ping = None
-                    await self._ping(channel, state, ids, text)
+                    await self._turn(table, channel, state, ids, text)
                 if state.dirty:
                     wait = state.last_edit + self.min_edit_interval - time.monotonic()
                     if wait > 0:
@@ -111,24 +119,96 @@ class DiscordPublisher:
                     state.dirty = False
                     state.last_edit = time.monotonic()
                     await self.render_table(table, channel)
+                if not state.pinged & set(self._waiting(table)):
+                    await self._delete_ping(channel, state)
+            if table.status == "ended":
+                await self._close_panels(table)
         except discord.HTTPException as err:
             log.warning("table %s: could not update Discord: %s", table.id, err)
         finally:
             if table.status == "ended" and not (state.dirty or state.messages or state.ping):
                 self.pending.pop(table.id, None)
+                self.panels.drop_table(table.id)
 
-    async def _ping(
-        self, channel: discord.abc.Messageable, state: _Pending, ids: list[int], text: str
+    @staticmethod
+    def _waiting(table: Table) -> dict[int, int]:
+        """The people the game waits for now: user id → seat."""
+        if table.status != "playing" or table.game is None:
+            return {}
+        waiting = {}
+        for seat in table.game.to_act:
+            sitter = table.seats[seat]
+            if sitter is not None and sitter.is_human and not sitter.away and sitter.user_id is not None:
+                waiting[sitter.user_id] = seat
+        return waiting
+
+    async def _turn(
+        self, table: Table, channel: discord.abc.Messageable, state: _Pending, ids: list[int], text: str
     ) -> None:
+        """Bring each waiting person's panel up to date, then replace the table's ping with one
+        that mentions them; it carries **Show my hand** when someone's panel can no longer be
+        edited. Someone whose own click just showed them this moment is not pinged."""
+        waiting = self._waiting(table)
+        mention: list[int] = []
+        needs_button = False
+        for user_id in ids:
+            seat = waiting.get(user_id)
+            if seat is None:
+                continue  # acted or left since the ping was asked for
+            async with self.panels.lock(table, seat):
+                panel = self.panels.live(table.id, seat)
+                if panel is not None and panel.seen:
+                    panel.seen = False
+                    if panel.version == table.version:
+                        continue
+                if panel is None or not await self._refresh(table, seat, panel):
+                    needs_button = True
+            mention.append(user_id)
+        await self._delete_ping(channel, state)
+        if not mention:
+            return
+        mentions = " ".join(f"<@{uid}>" for uid in mention)
+        hint = " — click **Show my hand**" if needs_button else " — your hand panel is up to date"
+        view = discord.ui.View(timeout=None)
+        view.add_item(SeatButton(table.id, "hand"))
+        message = await channel.send(
+            f"{mentions} {text}{hint}",
+            view=view if needs_button else discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+        )
+        state.last_ping_id, state.pinged = message.id, set(mention)
+
+    async def _refresh(self, table: Table, seat: int, panel: Panel) -> bool:
+        """Edit the panel to show the table now (under its lock); False if it cannot be edited."""
+        if panel.version == table.version:
+            return True  # it shows this moment already (e.g. a reminder)
+        assert table.game is not None
+        version = table.version
+        content, controls = panel_message(table, seat, table.game.view(seat))
+        if await edit_panel(self.client, panel, content=content, view=controls):
+            panel.version = version
+            return True
+        self.panels.drop(table.id, seat)
+        return False
+
+    async def _delete_ping(self, channel: discord.abc.Messageable, state: _Pending) -> None:
         if state.last_ping_id is not None and isinstance(channel, discord.TextChannel | discord.Thread):
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(state.last_ping_id).delete()
-        mentions = " ".join(f"<@{uid}>" for uid in ids)
-        message = await channel.send(
-            f"{mentions} {text}",
-            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-        )
-        state.last_ping_id = message.id
+        state.last_ping_id, state.pinged = None, set()
+
+    async def _close_panels(self, table: Table) -> None:
+        """The table ended: each panel that still has controls gets the outcome instead."""
+        game = table.game
+        outcome = "This table has ended."
+        if game is not None and game.is_over:
+            outcome = render.status_text(game.public_view(), table.names())
+        for seat in self.panels.seats(table.id):
+            async with self.panels.lock(table, seat):
+                panel = self.panels.live(table.id, seat)
+                if panel is not None:
+                    await edit_panel(self.client, panel, content=outcome, view=None)
+        self.panels.drop_table(table.id)
 
     async def render_table(
         self, table: Table, channel: discord.abc.Messageable, *, repost: bool = False

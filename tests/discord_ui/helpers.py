@@ -44,3 +44,13 @@ async def close_bot_state(env: Any) -> None:
     bot: TrickNightBot = env.bot
     await bot.tables.shutdown()
     await bot.store.close()
+
+
+def answer_content(env: Any, result: Any) -> str:
+    """The text the bot answered an interaction with (its callback), even if the message was edited
+    again since (a hand panel is refreshed when the player's turn comes back)."""
+    interaction_id = result._interaction.id
+    for entry in reversed(env.http_requests):
+        if entry.method == "POST" and entry.path.startswith(f"/interactions/{interaction_id}/"):
+            return str((entry.json or {}).get("data", {}).get("content") or "")
+    raise AssertionError(f"interaction {interaction_id} was not answered")

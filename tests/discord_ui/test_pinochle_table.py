@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Card
-from tests.discord_ui.helpers import close_bot_state, message_by_id, table_of
+from tests.discord_ui.helpers import answer_content, close_bot_state, message_by_id, table_of
 
 
 @pytest.fixture
@@ -148,7 +148,8 @@ async def play_out(
         assert shown.ephemeral and "Your turn" in shown.response.content, shown.response.content
         clicked = await decide(person, shown.response, stats)
         assert clicked.acknowledged and clicked.response.ephemeral
-        assert clicked.response.content.startswith("You: "), clicked.response.content
+        assert clicked.response.id == shown.response.id  # the panel is edited, not a new message
+        assert answer_content(env, clicked).startswith("You: "), answer_content(env, clicked)
         stats["decisions"] += 1
         assert stats["decisions"] < limit
     audit(env, channel)
@@ -248,7 +249,7 @@ async def test_declare_out_button_ends_a_two_hand_match(world: Any) -> None:
     declare = [cid for cid in buttons if cid.endswith(":declare-out")]
     assert len(declare) == 1
     clicked = await alice.click(shown.response, custom_id=declare[0])
-    assert clicked.response.content.startswith("You: Declare out")
+    assert answer_content(env, clicked).startswith("You: Declare out")
     assert table.status == "ended"
     await env.bot.publisher.wait_idle()
     final = [m for m in channel.history() if "Final scores" in (m.content or "")]
