@@ -184,8 +184,10 @@ async def act_and_answer(
             await show_panel(interaction, table, seat, view, str(err))
             return
         if result.view is None:  # the action ended the game
-            shown = render.action_label(table.game.public_view() if table.game else {}, action)
-            await interaction.response.edit_message(content=f"You: {shown}. The game is over.", view=None)
+            public = table.game.public_view() if table.game else {}
+            outcome = render.status_text(public, table.names()) if public else "The game is over."
+            shown = render.action_label(public, action)
+            await interaction.response.edit_message(content=f"You: {shown}. {outcome}", view=None)
             services(interaction).publisher.panels.drop(table.id, result.seat)  # nothing left to edit
             return
         seat, view = result.seat, result.view
