@@ -105,6 +105,9 @@ class FakeDiscord:
         self.commands: dict[str | None, list[dict[str, Any]]] = {}  # None -> global, guild_id -> guild
         self.messages: dict[str, dict[str, Any]] = {}  # message_id -> message payload (all sent/edited)
         self.original_responses: dict[str, dict[str, Any]] = {}  # interaction token -> message payload
+        self.sources: dict[str, str] = {}  # component interaction id -> id of the message clicked
+        self.expired_tokens: set[str] = set()  # interaction tokens past Discord's 15 minutes
+        self._tokens: list[str] = []
         self.identified = asyncio.Event()
 
         self._conns: list[_GatewayConn] = []
@@ -359,7 +362,7 @@ class FakeDiscord:
             "channel_id": self.channel_id,
             "channel": self.channel(),
             "member": self.member(user or self.human_user(), permissions="2248473465835073"),
-            "token": f"itok-{self.snowflake()}",
+            "token": self._new_token(),
             "version": 1,
             "app_permissions": "2248473465835073",
             "locale": "en-US",
@@ -369,6 +372,16 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,  # required (indexed) by discord.py 2.7
         }
+
+    def _new_token(self) -> str:
+        token = f"itok-{self.snowflake()}"
+        self._tokens.append(token)
+        return token
+
+    def expire_tokens(self) -> None:
+        """Every interaction token issued so far runs out (Discord's 15 minutes have passed): the
+        webhook routes then answer 401 Invalid Webhook Token, as Discord does."""
+        self.expired_tokens.update(self._tokens)
 
     def slash_interaction(
         self,
@@ -401,6 +414,7 @@ class FakeDiscord:
             data["values"] = values
         payload = self._interaction_base(3, data, user)
         payload["message"] = message
+        self.sources[payload["id"]] = message["id"]
         return payload
 
     # ------------------------------------------------------------------ gateway
@@ -602,8 +616,9 @@ class FakeDiscord:
                 self.original_responses[mt.group(2)] = msg
                 interaction["response_message_id"] = msg["id"]
                 resp["resource"] = {"type": itype, "message": msg}
-            elif itype == 7:  # UPDATE_MESSAGE: we don't know which message; synthesize one
-                msg = self._msg_from_body(data)
+            elif itype == 7:  # UPDATE_MESSAGE: the clicked message is edited (or synthesized if unknown)
+                source = self.messages.get(self.sources.get(mt.group(1), ""))
+                msg = self._edit_message(source, data) if source is not None else self._msg_from_body(data)
                 self.original_responses[mt.group(2)] = msg
                 interaction["response_message_id"] = msg["id"]
                 resp["resource"] = {"type": itype, "message": msg}
@@ -614,6 +629,8 @@ class FakeDiscord:
         mt = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/([^/]+))?", p)
         if mt:
             token, mid = mt.group(2), mt.group(3)
+            if token in self.expired_tokens:
+                return self._json({"message": "Invalid Webhook Token", "code": 50027}, 401)
             if mid is None and m == "POST":  # followup
                 return self._json(self._msg_from_body(b, author=self.bot_user()))
             if mid is not None:
