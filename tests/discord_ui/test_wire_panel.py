@@ -1,8 +1,9 @@
 """The hand panel over the wire (the real ``bot.start()`` against the loopback fake of Discord): a
-whole pitch game where, after the panel is opened, each decision is one component interaction
-answered by editing the panel (``UPDATE_MESSAGE``) and the REST log shows no new ephemeral message;
-the panel is edited through the interaction webhook when the turn comes back, and once its token
-has run out the bot leaves it alone and the turn ping carries **Show my hand**."""
+whole pitch game and a two-hand pinochle game where, after the panel is opened, each decision is
+one component interaction answered by editing the panel (``UPDATE_MESSAGE``) and the REST log shows
+no new ephemeral message; the panel is edited through the interaction webhook when the turn comes
+back, and once its token has run out the bot leaves it alone and the turn ping carries **Show my
+hand**."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from tests.discord_ui.helpers import view_timeout_tasks
 from tests.discord_ui.test_wire import CALLBACK, fake, running  # noqa: F401  (fake is a fixture)
 
 PANEL_EDIT = r"^/webhooks/\d+/[^/]+/messages/\d+$"
+GIVE_UP = (":declare-out", ":concede", ":throw-in")
 
 
 def new_ephemerals(requests: list[RecordedRequest]) -> int:
@@ -85,7 +87,7 @@ class Player:
         version = str(self.table.version)
         live = [c for c in components(panel) if not c.get("disabled") and c["custom_id"].startswith("tn:")]
         assert live and all(c["custom_id"].split(":")[3] == version for c in live), (live, version)
-        buttons = [c["custom_id"] for c in live if c["type"] == 2]
+        buttons = [c["custom_id"] for c in live if c["type"] == 2 and not c["custom_id"].endswith(GIVE_UP)]
         choice = next((cid for cid in buttons if cid.endswith(":pass")), buttons[0] if buttons else None)
         if choice is not None:
             answer = await self.click(choice, panel)
@@ -99,7 +101,10 @@ class Player:
         return answer
 
 
-async def test_a_pitch_game_over_the_wire_is_one_interaction_per_decision(
+@pytest.mark.parametrize(("game", "house_rules"), [("pitch", "target=7"), ("pinochle-2", "match=deal")])
+async def test_a_game_over_the_wire_is_one_interaction_per_decision(
+    game: str,
+    house_rules: str,
     fake: FakeDiscord,  # noqa: F811
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
@@ -113,8 +118,8 @@ async def test_a_pitch_game_over_the_wire_is_one_interaction_per_decision(
         await fake.wait_for_request("PUT", rf"^/applications/{fake.app_id}/commands$")
         await bot.tables.update_settings(int(fake.guild_id), turn_timeout_seconds=0)
         options = [{"type": 1, "name": "new", "options": [
-            {"type": 3, "name": "game", "value": "pitch"}, {"type": 4, "name": "players", "value": 2},
-            {"type": 3, "name": "options", "value": "target=7"},
+            {"type": 3, "name": "game", "value": game}, {"type": 4, "name": "players", "value": 2},
+            {"type": 3, "name": "options", "value": house_rules},
         ]}]  # fmt: skip
         mark = len(fake.requests)
         await fake.dispatch("INTERACTION_CREATE", fake.slash_interaction("table", options))
