@@ -101,6 +101,9 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
         lines.append(f"Trump: {render.suit_name(view['trump'])}")
     if view.get("trick"):
         lines.append(f"Trick: {render.trick_text(view['trick'], names)}")
+    elif isinstance(view.get("last_trick"), dict):  # the panel is often all a player looks at
+        last = view["last_trick"]
+        lines.append(f"Last trick: {render.trick_text(last['plays'], names)} → {names[last['winner']]}")
     legal = view["legal"]
     if legal and seat in view["to_act"]:
         doing = render.PHASE_DOING.get(view["phase"], "play a card")

@@ -6,6 +6,7 @@ expired, the turn ping carries a button that opens a fresh one. At most one turn
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,9 @@ import pytest
 from simcord import SetupError
 
 from bot import render
-from bot.tables import Table
+from bot.discord_ui import hand_text
+from bot.engine import new_game
+from bot.tables import Seat, Table
 from tests.discord_ui.helpers import (
     answer_content,
     close_bot_state,
@@ -238,3 +241,19 @@ async def test_a_new_panel_replaces_the_old_one(world: Any) -> None:
     assert seat is not None
     panel = live_panel(env, table, seat)
     assert panel is not None and panel.message_id == second.response.id
+
+
+def test_the_panel_names_the_last_trick_once_the_table_is_cleared() -> None:
+    game = new_game("pitch", players=2, seed=5)
+    seats: list[Seat | None] = [Seat("human", "Ann", 1), Seat("computer", "Computer 2 (basic)")]
+    table = Table(3, 1, 5, 1, "pitch", dict(game.options), 2, seats, status="playing", game=game)
+    chooser = random.Random(5)
+    for _ in range(200):
+        if game.view(0).get("last_trick") and not game.view(0)["trick"]:
+            break
+        seat = game.to_act[0]
+        game.apply(seat, chooser.choice(game.legal_actions(seat)))
+    last = game.view(0)["last_trick"]
+    text = hand_text(table, 0, game.view(0))
+    cards = ", ".join(f"{table.names()[p['seat']]} {render.pretty(p['card'])}" for p in last["plays"])
+    assert f"Last trick: {cards} → {table.names()[last['winner']]}" in text
