@@ -22,6 +22,11 @@ from bot.discord_ui import (
 from bot.engine import find_variant, parse_option_pairs
 from bot.tables import Table
 
+CARD_STYLE_CHOICES = [
+    app_commands.Choice(name="Pictures", value="pictures"),
+    app_commands.Choice(name="Text", value="text"),
+]
+
 
 def here(interaction: discord.Interaction) -> Table:
     return services(interaction).tables.require(interaction.channel_id or 0)
@@ -123,6 +128,28 @@ class TableCog(commands.Cog):
         table = here(interaction)
         await services(interaction).tables.take_back(table, interaction.user.id)
         await send_hand(interaction, table)
+
+    @table.command(name="cards", description="How your hand panel shows your cards: pictures or text")
+    @app_commands.describe(
+        style="Pictures of the cards (the default) or text only",
+        four_colour="In pictures, give each suit its own colour (♦ blue, ♣ green)",
+    )
+    @app_commands.choices(style=CARD_STYLE_CHOICES)
+    @answers_refusals
+    async def cards(
+        self, interaction: discord.Interaction, style: str | None = None, four_colour: bool | None = None
+    ) -> None:
+        prefs = await services(interaction).store.players.update(
+            interaction.user.id, card_style=style, four_colour=four_colour
+        )
+        shown = "text"
+        if prefs.pictures:
+            shown = "pictures with four suit colours" if prefs.four_colour else "pictures"
+        await reply(
+            interaction,
+            f"Your hand panel shows your cards as {shown} from its next update, at every table. "
+            "Change it any time with `/table cards`.",
+        )
 
     @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
     @app_commands.guild_only()

@@ -17,6 +17,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -25,8 +26,11 @@ from bot import render
 from bot.ai import levels
 from bot.discord_ui.messages import hand_text
 from bot.discord_ui.panels import delete_panel, untracked
+from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
 from bot.discord_ui.replies import REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
+from bot.pictures import Rendered
+from bot.store import PlayerPrefs
 from bot.tables import StaleAction, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -120,12 +124,33 @@ async def on_table(
         await reply(interaction, "Something went wrong on our side; nothing was changed. Try again.")
 
 
-def panel_message(
-    table: Table, seat: int, view: dict[str, Any], note: str | None = None
-) -> tuple[str, discord.ui.View]:
-    """A hand panel's text and controls for ``view`` (the seat's view at ``table.version``)."""
+@dataclass
+class PanelMessage:
+    """What a hand panel shows: text, controls and, for a player who wants pictures, the hand."""
+
+    content: str
+    view: discord.ui.View
+    picture: Rendered | None = None
+
+    def files(self) -> list[discord.File]:
+        return [as_file(self.picture, HAND_FILE)] if self.picture is not None else []
+
+
+def panel_message(table: Table, seat: int, view: dict[str, Any], note: str | None = None) -> PanelMessage:
+    """A hand panel's text and controls for ``view`` (the seat's view at ``table.version``: build
+    this before any ``await``, which lets the game move on). ``add_hand_picture`` completes it."""
     text = hand_text(table, seat, view)
-    return (f"{note}\n\n{text}" if note else text), hand_view(table, seat, view)
+    return PanelMessage(f"{note}\n\n{text}" if note else text, hand_view(table, seat, view))
+
+
+async def add_hand_picture(
+    message: PanelMessage, view: dict[str, Any], seat: int, prefs: PlayerPrefs | None
+) -> PanelMessage:
+    """Draw the hand (off the event loop) if ``prefs`` ask for pictures; the hand line stays in
+    the text as its summary."""
+    if prefs is not None and prefs.pictures:
+        message.picture = await hand_picture(view, seat, four_colour=prefs.four_colour)
+    return message
 
 
 def panel_lock(interaction: discord.Interaction, table: Table) -> AbstractAsyncContextManager[Any]:
@@ -145,15 +170,25 @@ async def show_panel(
     (Show my hand, /hand, a turn ping's button) opens a new ephemeral one, and the player's
     previous panel is deleted if it still can be, so each player has one. Call it under the
     panel lock, with ``view`` taken at the current ``table.version``."""
-    panels = services(interaction).publisher.panels
+    publisher = services(interaction).publisher
+    panels = publisher.panels
     version = table.version
-    content, controls = panel_message(table, seat, view, note)
+    message = panel_message(table, seat, view, note)
+    prefs = await publisher.picture_prefs(
+        table, interaction.user.id, interaction.app_permissions.attach_files
+    )
+    await add_hand_picture(message, view, seat, prefs)
     source = interaction.message
+    controls = untracked(message.view)
     if source is not None and source.flags.ephemeral:
-        await interaction.response.edit_message(content=content, view=untracked(controls))
+        await interaction.response.edit_message(
+            content=message.content, view=controls, attachments=message.files()
+        )
         message_id: int | None = source.id
     else:
-        sent = await interaction.response.send_message(content, ephemeral=True, view=untracked(controls))
+        sent = await interaction.response.send_message(
+            message.content, ephemeral=True, view=controls, files=message.files()
+        )
         message_id = sent.message_id
     if message_id is None:
         return

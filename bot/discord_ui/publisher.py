@@ -13,10 +13,13 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.discord_ui.components import SeatButton, panel_message, table_view
+from bot.discord_ui.components import SeatButton, add_hand_picture, panel_message, table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.discord_ui.panels import Panel, Panels, edit_panel
+from bot.discord_ui.pictures import TABLE_FILE, as_file, can_attach, table_picture
+from bot.discord_ui.services import services_of
 from bot.errors import Refusal
+from bot.store import PlayerPrefs
 from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -29,6 +32,9 @@ class _Pending:
     ping: tuple[list[int], str] | None = None
     last_ping_id: int | None = None
     pinged: set[int] = field(default_factory=set)  # who the live ping (last_ping_id) calls
+    picture: bytes | None = None  # the picture on the table message (when ``picture_known``)
+    picture_known: bool = False
+    told_no_pictures: bool = False
     last_edit: float = 0.0
     task: asyncio.Task[None] | None = None
 
@@ -44,6 +50,9 @@ class DiscordPublisher:
     A turn brings each waiting player's hand panel (``panels``) up to date in place and mentions
     them in one ping; a table has at most one ping, deleted once its people have acted. When a
     table ends, its panels lose their controls and its state here is dropped.
+
+    The table message shows the trick (or the laid melds) as a picture, uploaded again only when it
+    changes; where the bot may not attach files, cards stay text and the channel is told once.
     """
 
     def __init__(
@@ -161,7 +170,7 @@ class DiscordPublisher:
                     panel.seen = False
                     if panel.version == table.version:
                         continue
-                if panel is None or not await self._refresh(table, seat, panel):
+                if panel is None or not await self._refresh(table, channel, seat, panel):
                     needs_button = True
             mention.append(user_id)
         await self._delete_ping(channel, state)
@@ -178,18 +187,50 @@ class DiscordPublisher:
         )
         state.last_ping_id, state.pinged = message.id, set(mention)
 
-    async def _refresh(self, table: Table, seat: int, panel: Panel) -> bool:
+    async def _refresh(self, table: Table, channel: discord.abc.Messageable, seat: int, panel: Panel) -> bool:
         """Edit the panel to show the table now (under its lock); False if it cannot be edited."""
         if panel.version == table.version:
             return True  # it shows this moment already (e.g. a reminder)
         assert table.game is not None
         version = table.version
-        content, controls = panel_message(table, seat, table.game.view(seat))
-        if await edit_panel(self.client, panel, content=content, view=controls):
+        view = table.game.view(seat)
+        message = panel_message(table, seat, view)
+        sitter = table.seats[seat]
+        if sitter is not None and sitter.user_id is not None:
+            prefs = await self.picture_prefs(table, sitter.user_id, can_attach(channel))
+            await add_hand_picture(message, view, seat, prefs)
+        if await edit_panel(
+            self.client, panel, content=message.content, view=message.view, attachments=message.files()
+        ):
             panel.version = version
             return True
         self.panels.drop(table.id, seat)
         return False
+
+    async def picture_prefs(self, table: Table, user_id: int, allowed: bool) -> PlayerPrefs | None:
+        """The player's choices if their hand is to be a picture: they want pictures and the bot may
+        attach files here (if not, the channel is told once)."""
+        prefs = await services_of(self.client).store.players.prefs(user_id)
+        if not prefs.pictures:
+            return None
+        if not allowed:
+            self.pictures_refused(table)
+            return None
+        return prefs
+
+    def pictures_refused(self, table: Table) -> None:
+        """The bot may not attach files in the table's channel: say so once per table."""
+        state = self.pending.setdefault(table.id, _Pending())
+        if state.told_no_pictures:
+            return
+        state.told_no_pictures = True
+        log.warning("table %s: no Attach Files permission in channel %s; cards shown as text",
+                    table.id, table.channel_id)  # fmt: skip
+        self.announce(
+            table,
+            "Cards are shown as text at this table: Trick Night may not attach files in this channel. "
+            "Someone who manages the server can give it the **Attach Files** permission here.",
+        )
 
     async def _delete_ping(self, channel: discord.abc.Messageable, state: _Pending) -> None:
         if state.last_ping_id is not None and isinstance(channel, discord.TextChannel | discord.Thread):
@@ -215,20 +256,37 @@ class DiscordPublisher:
     ) -> None:
         """Edit the table message in place, or post it (first time, deleted, or ``repost``)."""
         embed, content, view = table_embed(table), table_content(table), table_view(table)
+        picture = None
+        if table.status == "playing":
+            if can_attach(channel):
+                picture = await table_picture(table)
+            else:
+                self.pictures_refused(table)
+        if picture is not None:
+            embed.set_image(url=f"attachment://{TABLE_FILE}")
+        state = self.pending.setdefault(table.id, _Pending())
         if (
             table.message_id is not None
             and not repost
             and isinstance(channel, discord.TextChannel | discord.Thread)
         ):
+            files: dict[str, Any] = {}
+            if not state.picture_known or (picture.png if picture else None) != state.picture:
+                files["attachments"] = [as_file(picture, TABLE_FILE)] if picture else []
             try:
                 await channel.get_partial_message(table.message_id).edit(
-                    content=content, embed=embed, view=view
+                    content=content, embed=embed, view=view, **files
                 )
+                state.picture, state.picture_known = (picture.png if picture else None), True
                 return
             except discord.NotFound:
                 log.info("table %s: its message was deleted; posting a new one", table.id)
         old = table.message_id
-        message = await channel.send(content=content, embed=embed, view=view or discord.utils.MISSING)
+        message = await channel.send(
+            content=content, embed=embed, view=view or discord.utils.MISSING,
+            files=[as_file(picture, TABLE_FILE)] if picture else discord.utils.MISSING,
+        )  # fmt: skip
+        state.picture, state.picture_known = (picture.png if picture else None), True
         await self.on_posted(table, message.id)
         if old is not None and repost and isinstance(channel, discord.TextChannel | discord.Thread):
             with contextlib.suppress(discord.HTTPException):

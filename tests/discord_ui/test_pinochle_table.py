@@ -66,6 +66,7 @@ def public_text(message: Any) -> str:
         parts += [embed.title or "", embed.description or ""]
         parts.extend(f"{f.name} {f.value}" for f in embed.fields)
         parts.append(embed.footer.text or "" if embed.footer else "")
+    parts.extend(attachment.description or "" for attachment in message.attachments)  # alt texts
     return "\n".join(parts)
 
 

@@ -49,6 +49,7 @@ def public_text(message: Any) -> str:
         parts.append(embed.description or "")
         parts.extend(f"{f.name} {f.value}" for f in embed.fields)
         parts.append(embed.footer.text or "" if embed.footer else "")
+    parts.extend(attachment.description or "" for attachment in message.attachments)  # alt texts
     return "\n".join(parts)
 
 
