@@ -14,7 +14,7 @@ from bot import render
 from bot.store import PlayerPrefs
 from bot.tables import Table
 from tests.discord_ui.helpers import close_bot_state, message_by_id
-from tests.discord_ui.test_hand_panel import Tally, next_person, one_decision, open_table
+from tests.discord_ui.test_hand_panel import Tally, next_person, one_decision, open_table, play_through_panels
 
 
 @pytest.fixture
@@ -102,3 +102,19 @@ async def test_without_attach_files_cards_stay_text_and_the_channel_is_told_once
         assert message_by_id(channel, table.message_id).attachments == []
     notes = [m for m in channel.history() if "Attach Files" in (m.content or "")]
     assert len(notes) == 1 and "as text" in notes[0].content
+
+
+async def test_a_two_hand_game_pictures_the_trick_the_melds_and_the_last_trick(world: Any) -> None:
+    env, guild, alice = world
+    channel = guild.create_text_channel("pinochle")
+    table = await open_table(env, channel, alice, "pinochle-2", [], 1, "match=deal")
+    await play_through_panels(env, channel, table, {alice.id: alice})
+    path = f"/messages/{table.message_id}"
+    alt_texts = [
+        attachment.get("description", "")
+        for e in env.http_requests
+        if e.method == "PATCH" and e.path.endswith(path)
+        for attachment in (e.json or {}).get("attachments", [])
+    ]
+    for kind in ("Trick: ", "Melds", "Last trick: "):
+        assert any(text.startswith(kind) for text in alt_texts), (kind, alt_texts[:5])

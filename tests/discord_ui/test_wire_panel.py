@@ -175,6 +175,11 @@ async def test_a_game_over_the_wire_is_one_interaction_per_decision(
         assert edits and all(r.path.rsplit("/", 1)[1] in panels for r in edits)
         pings = [r for r in fake.requests if r.method == "POST" and "your turn" in str(r.json)]
         assert pings and not any(re.search(r"\d[♠♥♦♣]|[AKQJ][♠♥♦♣]", str(r.json)) for r in pings)
+        # Pictures went up as multipart uploads, each with its alt text as the description.
+        uploads = [r for r in fake.requests if isinstance(r.json, dict) and r.json.get("_files")]
+        described = {a["filename"]: a["description"] for r in uploads for a in r.json.get("attachments", [])}
+        assert described["hand.png"].startswith("Your hand") and described["table.png"]
+        assert all(f["size"] > 0 for r in uploads for f in r.json["_files"])
         assert len(bot.publisher.panels) == 0 and not bot.publisher.pending
         assert view_timeout_tasks() == []
     problems = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING]
