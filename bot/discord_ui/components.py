@@ -149,7 +149,10 @@ async def add_hand_picture(
     """Draw the hand (off the event loop) if ``prefs`` ask for pictures; the hand line stays in
     the text as its summary."""
     if prefs is not None and prefs.pictures:
-        message.picture = await hand_picture(view, seat, four_colour=prefs.four_colour)
+        try:
+            message.picture = await hand_picture(view, seat, four_colour=prefs.four_colour)
+        except Exception:  # a picture is a nicety: the panel goes out as text
+            log.exception("the hand picture could not be drawn")
     return message
 
 

@@ -259,7 +259,10 @@ class DiscordPublisher:
         picture = None
         if table.status == "playing":
             if can_attach(channel):
-                picture = await table_picture(table)
+                try:
+                    picture = await table_picture(table)
+                except Exception:  # a picture is a nicety: the table goes out as text
+                    log.exception("table %s: the table picture could not be drawn", table.id)
             else:
                 self.pictures_refused(table)
         if picture is not None:

@@ -118,3 +118,24 @@ async def test_a_two_hand_game_pictures_the_trick_the_melds_and_the_last_trick(w
     ]
     for kind in ("Trick: ", "Melds", "Last trick: "):
         assert any(text.startswith(kind) for text in alt_texts), (kind, alt_texts[:5])
+
+
+async def test_a_picture_that_fails_leaves_the_cards_as_text(
+    world: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    env, guild, alice = world
+    channel = guild.create_text_channel("pitch")
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no font")
+
+    monkeypatch.setattr("bot.discord_ui.components.hand_picture", broken)
+    monkeypatch.setattr("bot.discord_ui.publisher.table_picture", broken)
+    table = await open_table(env, channel, alice, "pitch", [], 1)
+    tally = Tally()
+    for _ in range(4):
+        assert await one_decision(env, channel, table, {alice.id: alice}, tally)
+        assert tally.panels[alice.id].attachments == []
+        assert message_by_id(channel, table.message_id).attachments == []
+    assert any("could not be drawn" in r.getMessage() for r in caplog.records)
+    caplog.clear()  # the errors were expected here
