@@ -3,8 +3,9 @@
 It reaches the running bot only through ``services(interaction)`` (a protocol), so it imports
 neither the composition root (``app.py``) nor any cog. Modules: ``services`` (what the bot
 provides), ``replies`` (answering people), ``messages`` (text and embeds), ``components``
-(buttons, menus and their clicks), ``publisher`` (table messages, announcements, pings),
-``choices`` (slash-command choices).
+(buttons, menus and their clicks), ``panels`` (each player's hand panel, edited in place),
+``pictures`` (cards as pictures on panels and table messages), ``publisher`` (table messages,
+announcements, pings), ``choices`` (slash-command choices).
 """
 
 from bot.discord_ui.choices import FAMILY_CHOICES, ORDER_CHOICES, VARIANT_CHOICES
