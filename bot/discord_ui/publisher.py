@@ -32,6 +32,7 @@ class _Pending:
     ping: tuple[list[int], str] | None = None
     last_ping_id: int | None = None
     pinged: set[int] = field(default_factory=set)  # who the live ping (last_ping_id) calls
+    called: tuple[str, bool] | None = None  # and with what: (text, whether it has the button)
     picture: bytes | None = None  # the picture on the table message (when ``picture_known``)
     picture_known: bool = False
     told_no_pictures: bool = False
@@ -173,6 +174,14 @@ class DiscordPublisher:
                 if panel is None or not await self._refresh(table, channel, seat, panel):
                     needs_button = True
             mention.append(user_id)
+        called = (text, needs_button)
+        if (
+            mention
+            and state.last_ping_id is not None
+            and set(mention) <= state.pinged
+            and state.called in (called, (text, True))
+        ):
+            return  # the live ping calls them already (two people to act, one of them acted)
         await self._delete_ping(channel, state)
         if not mention:
             return
@@ -185,7 +194,7 @@ class DiscordPublisher:
             view=view if needs_button else discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
         )
-        state.last_ping_id, state.pinged = message.id, set(mention)
+        state.last_ping_id, state.pinged, state.called = message.id, set(mention), called
 
     async def _refresh(self, table: Table, channel: discord.abc.Messageable, seat: int, panel: Panel) -> bool:
         """Edit the panel to show the table now (under its lock); False if it cannot be edited."""
@@ -236,7 +245,7 @@ class DiscordPublisher:
         if state.last_ping_id is not None and isinstance(channel, discord.TextChannel | discord.Thread):
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(state.last_ping_id).delete()
-        state.last_ping_id, state.pinged = None, set()
+        state.last_ping_id, state.pinged, state.called = None, set(), None
 
     async def _close_panels(self, table: Table) -> None:
         """The table ended: each panel that still has controls gets the outcome instead."""
