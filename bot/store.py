@@ -35,6 +35,7 @@ import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,10 @@ from openskill.models import PlackettLuce
 
 from bot.engine import EngineError, find_variant
 from bot.engine.options import resolve_options
+from bot.files import prepare_database_file
+from bot.resources import migrations_folder
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "migrations"
+MIGRATIONS_DIR = migrations_folder()  # data/migrations in a checkout, bot/_data/migrations when installed
 APPLICATION = "tricknight"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -320,10 +323,12 @@ def _csv_text(value: str) -> str:
     return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
-def load_migrations(folder: Path = MIGRATIONS_DIR) -> list[Migration]:
+def load_migrations(folder: Traversable = MIGRATIONS_DIR) -> list[Migration]:
     """The migrations in ``folder`` (``NNNN_name.sql``), checked to be numbered 1, 2, 3, … ."""
+    if not folder.is_dir():
+        raise StoreError(f"no migrations found: {folder} is missing (a broken install: reinstall it)")
     migrations = []
-    for path in sorted(folder.glob("*.sql")):
+    for path in sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name):
         match = _MIGRATION_NAME.match(path.name)
         if match is None:
             raise StoreError(f"migration file {path} is not named like 0001_short_name.sql")
@@ -342,7 +347,7 @@ def _check_file(given: str | Path) -> Path:
     if path.is_dir():
         raise StoreError(f"{path} is a folder, not a database file")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        prepare_database_file(path)  # folder 0700 and file 0600 when new (bot/files.py)
         if path.exists() and path.stat().st_size > 0:
             with path.open("rb") as handle:
                 header = handle.read(len(SQLITE_MAGIC))
@@ -377,7 +382,7 @@ class Store:
         cls,
         path: str | Path,
         *,
-        migrations_dir: Path | None = None,
+        migrations_dir: Traversable | None = None,
         integrity_check: bool = True,
         default_computer_delay: float = 1.0,
     ) -> Store:
