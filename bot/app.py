@@ -3,9 +3,7 @@ persistent components, loads the cogs, resumes unfinished tables and syncs the s
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import sys
 from typing import Any
 
 import discord
@@ -16,7 +14,7 @@ from bot import render
 from bot.config import Settings
 from bot.discord_ui import DYNAMIC_ITEMS, DiscordPublisher, refuse, reply
 from bot.engine import EngineError
-from bot.store import Store, StoreError
+from bot.store import Store
 from bot.tables import Table, TableError, TableManager
 
 log = logging.getLogger(__name__)
@@ -56,6 +54,8 @@ class TrickNightBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, min_edit_interval: float = 1.0, **kwargs: Any) -> None:
         intents = discord.Intents.default()
+        if settings.shard_ids is not None:  # TRICKNIGHT_SHARD_IDS: only these shards in this process
+            kwargs.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -72,7 +72,9 @@ class TrickNightBot(commands.AutoShardedBot):
             self.settings.database, default_computer_delay=self.settings.computer_delay
         )
         self.publisher = DiscordPublisher(self, min_edit_interval=self.min_edit_interval)
-        self.tables = TableManager(self.store, self.publisher, describe=describe)
+        self.tables = TableManager(
+            self.store, self.publisher, describe=describe, owns_guild=self.settings.owns_guild
+        )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -108,23 +110,3 @@ class TrickNightBot(commands.AutoShardedBot):
             await self.publisher.wait_idle()
             await self.store.close()
         await super().close()
-
-
-async def check_store(settings: Settings) -> None:
-    """Open and close the database once, so a bad file stops start-up before we connect."""
-    store = await Store.open(settings.database, default_computer_delay=settings.computer_delay)
-    await store.close()
-
-
-def run_bot(settings: Settings) -> int:
-    """Run until stopped (Ctrl+C). The token goes to discord.py only; it is never logged."""
-    try:
-        asyncio.run(check_store(settings))
-    except StoreError as err:
-        print(f"tricknight: {err}", file=sys.stderr)
-        return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    bot = TrickNightBot(settings)
-    assert settings.token is not None
-    bot.run(settings.token, log_handler=None)
-    return 0
