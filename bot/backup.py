@@ -161,11 +161,13 @@ def _copy(source: sqlite3.Connection, destination: Path) -> None:
         raise
 
 
-def backup_database(database: Path, destination: Path, *, force: bool = False) -> DatabaseInfo:
-    """Copy the database at ``database`` to ``destination`` (a file, or a folder to put a dated
-    file in), safe while the bot runs. Refuses to overwrite a file unless ``force``."""
+def backup_database(database: Path, given: str | Path, *, force: bool = False) -> DatabaseInfo:
+    """Copy the database at ``database`` to ``given`` (a file, or a folder to put a dated file
+    in), safe while the bot runs. Refuses to overwrite a file unless ``force``."""
     database = database.absolute()
-    destination = destination.expanduser().absolute()
+    destination = Path(given).expanduser().absolute()
+    if str(given).endswith(("/", os.sep)) and not destination.is_dir():
+        raise BackupError(f"the folder {destination} does not exist")
     if destination.is_dir():
         destination = destination / f"tricknight-{time.strftime('%Y%m%d-%H%M%S')}.db"
     if not database.is_file():

@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     backup = sub.add_parser(
         "backup", parents=[env_file], help="copy the database to PATH (safe while the bot runs)"
     )
-    backup.add_argument("path", type=Path, help="the backup file (or a folder for a dated file)")
+    backup.add_argument("path", help="the backup file (or a folder for a dated file)")
     backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
     restore = sub.add_parser(
         "restore", parents=[env_file], help="replace the database with the backup at PATH (bot stopped)"

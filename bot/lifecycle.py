@@ -33,15 +33,13 @@ from bot.store import Store, StoreError
 log = logging.getLogger(__name__)
 
 STOP_TIMEOUT = 10.0
+REFUSED = 2  # exit status when start-up stops before connecting (settings, database, lock)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def _fail(message: str, status: int = 1) -> int:
     print(f"tricknight: {message}", file=sys.stderr)
     return status
-
-
-REFUSED = 2  # exit status when start-up stops before connecting (settings, database, lock)
 
 
 def run(settings: Settings) -> int:

@@ -140,6 +140,8 @@ async def end_due_leagues(bot: Any) -> int:
     store = bot.store
     ended = 0
     for due in await store.due_leagues():
+        if not bot.tables.owns_guild(due.guild_id):
+            continue  # another process runs this guild's shard and closes its league
         league, rows = await store.end_league(due.guild_id)
         ended += 1
         channel = bot.get_channel(league.channel_id) if league.channel_id else None

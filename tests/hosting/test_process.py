@@ -4,10 +4,12 @@ game resumes; a second process on the same database is refused; the files the bo
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import stat
 from pathlib import Path
 
+from bot.store import Store
 from tests.discord.fake_discord import FakeDiscord
 from tests.hosting.harness import (
     COMMANDS_SYNC,
@@ -62,6 +64,11 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
         await slash(fake, "table", table_option("new", game="pitch"))
         game_id = 1
         await slash(fake, "table", table_option("start"))
+        # The files are private: the folder the bot made is 0700, the database, its side files
+        # and the lock file 0600.
+        assert mode(db.parent) == 0o700
+        for suffix in ["", "-wal", "-shm", ".lock"]:
+            assert mode(db.with_name(db.name + suffix)) == 0o600, suffix
 
         # Alice plays a few turns; each accepted click is acknowledged only once it is stored.
         acknowledged: dict[int, str] = {}  # version -> action
@@ -92,11 +99,6 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
         assert stored[version] == (ALICE, action), (version, action)
     stopped_at = len(stored)
 
-    # The files are private: the folder the bot made is 0700, the database and side files 0600.
-    assert mode(db.parent) == 0o700
-    for path in [db, db.with_name("tricknight.db.lock")]:
-        assert mode(path) == 0o600, path
-
     # Next start: the table is resumed (its message edited again) and the game goes on.
     mark = len(fake.requests)
     bot = await start_bot(fake, tmp_path)
@@ -120,8 +122,12 @@ async def test_a_second_process_on_the_same_database_is_refused_with_the_holders
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     db = site(tmp_path)
+    await (await Store.open(db)).close()
+    os.chmod(db, 0o644)  # made by an older version: readable by every user of the machine
     first = await start_bot(fake, tmp_path)
     try:
+        warning = await first.wait_for_line("other users of this machine can read")
+        assert f"chmod 600 {db}" in warning
         second = source_bot(fake, tmp_path / "home", tmp_path / "site")
         assert await second.wait_exit() == 2
         message = second.output()
@@ -142,8 +148,6 @@ async def test_a_second_process_on_the_same_database_is_refused_with_the_holders
         health = source_bot(fake, tmp_path / "home", tmp_path / "site", "health")
         assert await health.wait_exit() == 0, health.output()
         assert f"healthy: pid {first.pid}, 1 guild(s)" in health.output()
-        for side in ["-wal", "-shm"]:
-            assert mode(db.with_name(db.name + side)) == 0o600
     finally:
         code, _ = await first.stop()
         first.kill()
