@@ -130,6 +130,7 @@ async def run_until_stopped(
             beat.cancel()
             lock.write_status("stopping")
             try:
+                await asyncio.wait_for(finish_in_flight(bot), STOP_TIMEOUT)
                 await asyncio.wait_for(bot.close(), STOP_TIMEOUT)
                 await asyncio.wait_for(asyncio.gather(runner, return_exceptions=True), STOP_TIMEOUT)
             except TimeoutError:
@@ -140,6 +141,27 @@ async def run_until_stopped(
     finally:
         for sig in signals:
             loop.remove_signal_handler(sig)
+
+
+# discord.py runs each slash command and component click in a task with one of these names.
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-")
+ANSWER_GRACE = 3.0  # Discord's deadline to answer an interaction
+
+
+async def finish_in_flight(bot: TrickNightBot) -> None:
+    """Refuse new changes, let the write in flight finish, and give the clicks being handled the
+    time to be answered before the connection closes (an accepted click gets its answer)."""
+    tables = getattr(bot, "tables", None)  # None: stopped before setup_hook made it
+    if tables is not None:
+        await tables.shutdown()
+    current = asyncio.current_task()
+    pending = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and task.get_name().startswith(INTERACTION_TASKS)
+    ]
+    if pending:
+        await asyncio.wait(pending, timeout=ANSWER_GRACE)
 
 
 def _ended(runner: asyncio.Task[None]) -> int:

@@ -318,6 +318,7 @@ class TableManager:
     ) -> ActResult:
         """A person's decision. ``version`` (from a button) must match the table's current one."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = self._playing_seat(table, user_id)
             if version is not None and version != table.version:
                 raise StaleAction("That button is out of date: the game has moved on. Here is your hand now.")
@@ -330,6 +331,7 @@ class TableManager:
     async def take_back(self, table: Table, user_id: int) -> None:
         """A person whose seat a computer was playing (turn timer) takes it back."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = self._playing_seat(table, user_id)
             current = table.seats[seat]
             assert current is not None
@@ -431,7 +433,6 @@ class TableManager:
         raise TableError(full_message)
 
     def _playing_seat(self, table: Table, user_id: int) -> int:
-        self._refuse_while_closing()
         if table.status == "ended":
             raise TableError("That table has ended.")
         seat = table.seat_of(user_id)

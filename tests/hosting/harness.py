@@ -113,9 +113,10 @@ class BotProcess:
         return self.proc.returncode
 
     async def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 30.0) -> tuple[int, float]:
-        """Send ``sig``; the exit status and the seconds it took to exit."""
+        """Send ``sig`` (unless the process already ended); the exit status and the seconds it took."""
         started = time.monotonic()
-        self.proc.send_signal(sig)
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
         code = await self.wait_exit(timeout)
         return code, time.monotonic() - started
 

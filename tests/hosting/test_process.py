@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import stat
 from pathlib import Path
 
 from bot.store import Store
+from bot.tables import RESTARTING
 from tests.discord.fake_discord import FakeDiscord
 from tests.hosting.harness import (
     COMMANDS_SYNC,
@@ -79,22 +81,39 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
             assert accepted(await wait_answer(fake, token)), answer_to(fake, token)
             acknowledged[len(game.log)] = action
 
-        # One more click, and SIGTERM right behind it: the write in flight either completes (and is
-        # answered) or never starts; the process exits 0 within a few seconds.
+        # One more click whose write is held up: the test holds SQLite's write lock, so the bot's
+        # write waits (its busy timeout is 5 s) and the click is not answered yet.
         game = await wait_for_turn(db, game_id, ALICE)
         custom_id, action = act_id(game_id, game, ALICE)
-        token, _ = await click(fake, custom_id)
-        code, seconds = await bot.stop(signal.SIGTERM)
+        blocker = sqlite3.connect(db, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        try:
+            token, _ = await click(fake, custom_id)
+            await asyncio.sleep(1.0)  # time to reach the write (well inside the 5 s busy timeout)
+            assert answer_to(fake, token) is None  # its write is in flight
+            bot.proc.send_signal(signal.SIGTERM)
+            await bot.wait_for_line("SIGTERM received")
+            # A click after the signal is refused and changes nothing.
+            late, _ = await click(fake, custom_id.replace(f":{len(game.log)}:", f":{len(game.log) + 1}:"))
+            await asyncio.sleep(0.3)
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        code, seconds = await bot.stop(signal.SIGTERM)  # already sent: this waits for the exit
         assert code == 0, bot.output()
         assert seconds < 5, seconds
-        assert "SIGTERM received" in bot.output() and "stopped cleanly" in bot.output()
-        if accepted(answer_to(fake, token)):
-            acknowledged[len(game.log)] = action
+        assert "stopped cleanly" in bot.output()
+        # The write in flight finished and its click got its answer before the bot closed.
+        assert accepted(answer_to(fake, token)), answer_to(fake, token)
+        acknowledged[len(game.log)] = action
+        refused = answer_to(fake, late)
+        assert refused is not None and RESTARTING in refused["data"]["content"]
     finally:
         bot.kill()
 
     status, stored, game = read_game(db, game_id)
     assert status == "playing" and game is not None  # the log replays from the seed
+    assert len(stored) == max(acknowledged) + 1  # the refused click changed nothing
     for version, action in acknowledged.items():
         assert stored[version] == (ALICE, action), (version, action)
     stopped_at = len(stored)
@@ -104,7 +123,10 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
     bot = await start_bot(fake, tmp_path)
     try:
         assert "resumed 1 unfinished table(s)" in bot.output()
-        await fake.wait_for_request("PATCH", rf"^/channels/{fake.channel_id}/messages/\d+$", since=mark)
+        try:
+            await fake.wait_for_request("PATCH", rf"^/channels/{fake.channel_id}/messages/\d+$", since=mark)
+        except AssertionError as err:
+            raise AssertionError(f"{err}\n{bot.output()}") from None
         game = await wait_for_turn(db, game_id, ALICE)
         custom_id, action = act_id(game_id, game, ALICE)
         token, _ = await click(fake, custom_id)
