@@ -226,7 +226,7 @@ def load_settings(
             raise ConfigError(f"--env-file {env_file}: no such file")
     else:
         chosen = cwd / ".env"
-    file = chosen.absolute() if chosen.is_file() else None
+    file = Path(os.path.abspath(chosen)) if chosen.is_file() else None
     from_file: dict[str, str] = {}
     if file is not None:
         try:

@@ -179,6 +179,13 @@ def test_check_ready_prints_the_invite_url_and_never_the_token(tmp_path: Path) -
     )
     assert out.rstrip().endswith("ready: start the bot with `tricknight`")
 
+    # The same from another folder with --env-file, before or after the command.
+    (tmp_path / "other").mkdir()
+    for argv in (["--env-file", "../.env", "check"], ["check", "--env-file", str(tmp_path / ".env")]):
+        again = tricknight(*argv, cwd=tmp_path / "other", env=clean_environ(tmp_path / "home"))
+        assert again.returncode == 0, again.stderr
+        assert f"settings:   the environment, then {tmp_path / '.env'}" in again.stdout
+
 
 async def test_check_reports_a_migrated_database(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
