@@ -25,7 +25,8 @@ from pathlib import Path
 
 from bot.files import FILE_MODE, create_private_file, side_files
 from bot.instance import InstanceLock, InstanceLocked, lock_supported
-from bot.store import APPLICATION, SQLITE_MAGIC, load_migrations
+from bot.store import load_migrations
+from bot.store.database import APPLICATION, SQLITE_MAGIC
 
 
 class BackupError(Exception):

@@ -10,14 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.ai import Player, decide, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import resolve_options
-from bot.store import GameRecord, Store
+from bot.errors import Refusal
+from bot.store import GameRecord, GuildSettings, Store
 
 log = logging.getLogger(__name__)
 
@@ -25,12 +26,33 @@ log = logging.getLogger(__name__)
 RESTARTING = "Trick Night is restarting: try again in a minute. Nothing was changed."
 
 
-class TableError(Exception):
+class TableError(Refusal):
     """A table operation that cannot be done now; the message is shown to the user as is."""
 
 
 class StaleAction(TableError):
     """A click on controls from an earlier moment of the game (a stale button or a double click)."""
+
+
+def check_default_options(value: Any) -> dict[str, dict[str, Any]]:
+    """Validate house-rule defaults against the engine's option schemas; returns them normalised."""
+    if not isinstance(value, Mapping):
+        raise TableError("default_options must map a variant name to its options")
+    out: dict[str, dict[str, Any]] = {}
+    for variant, options in value.items():
+        if not isinstance(variant, str):
+            raise TableError(f"default_options: {variant!r} is not a variant name")
+        if not isinstance(options, Mapping):
+            raise TableError(f"default_options for {variant} must be a mapping of option to value")
+        try:
+            cls = find_variant(variant)
+            resolved = resolve_options(cls.option_specs, options, cls.name)
+        except EngineError as err:
+            raise TableError(f"default_options: {err}") from None
+        if options:
+            # Keep only what was set so later changes to an option's default still apply.
+            out[cls.name] = {name: resolved[name] for name in options}
+    return out
 
 
 @dataclass
@@ -137,6 +159,12 @@ class Publisher(Protocol):
     def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
         """Tell these people it is their turn (a mention)."""
 
+    def events(self, table: Table, events: list[dict[str, Any]]) -> None:
+        """What an accepted action did; the publisher decides which events deserve a message."""
+
+    async def repost(self, table: Table) -> None:
+        """Post the table message again as a new message (the old one points to it)."""
+
 
 @dataclass
 class ActResult:
@@ -146,22 +174,17 @@ class ActResult:
     seat: int
     action: Action
     events: list[dict[str, Any]]
+    view: dict[str, Any] | None  # the seat's view after the action; None once the game is over
 
 
 class TableManager:
     """Owns every live table; all changes go through its methods under the table's lock."""
 
     def __init__(
-        self,
-        store: Store,
-        publisher: Publisher,
-        *,
-        describe: Callable[[Table, dict[str, Any]], str | None] | None = None,
-        owns_guild: Callable[[int], bool] | None = None,
+        self, store: Store, publisher: Publisher, *, owns_guild: Callable[[int], bool] | None = None
     ) -> None:
         self.store = store
         self.publisher = publisher
-        self.describe = describe
         # Whether this process runs the guild's shard (Settings.owns_guild): only those tables are
         # resumed and timed here; another process runs the rest.
         self.owns_guild: Callable[[int], bool] = owns_guild or (lambda guild_id: True)
@@ -184,6 +207,13 @@ class TableManager:
         if table is None:
             raise TableError("There is no table in this channel. Open one with /table new.")
         return table
+
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change a guild's settings (``store.settings.update``), its house-rule defaults checked
+        against each variant's options first (the store only stores them)."""
+        if "default_options" in changes:
+            changes["default_options"] = check_default_options(changes["default_options"])
+        return await self.store.settings.update(guild_id, **changes)
 
     # ----- lobby ---------------------------------------------------------------------------------
     async def open_table(
@@ -214,7 +244,7 @@ class TableManager:
         resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
         table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
-        table.id = await self.store.create_game(
+        table.id = await self.store.games.create(
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
@@ -256,7 +286,7 @@ class TableManager:
                     return
                 if user_id == table.host_id:
                     table.host_id = table.humans()[0]
-                    await self.store.update_game(table.id, host_id=table.host_id)
+                    await self.store.games.update(table.id, host_id=table.host_id)
             else:
                 current = table.seats[seat]
                 assert current is not None
@@ -291,7 +321,7 @@ class TableManager:
                     table.seats[index] = Seat("computer", f"Computer {index + 1} (basic)", level="basic")
             game = new_game(table.variant, players=table.players, options=table.options)
             table.seed = game.seed
-            await self.store.update_game(
+            await self.store.games.update(
                 table.id, seats=table.seats_json(), status="playing", seed=game.seed, options=table.options
             )
             table.game = game
@@ -325,8 +355,10 @@ class TableManager:
             if isinstance(action, str):
                 action = parse_action(action)
             events = await self._apply(table, seat, action)
+            game = table.game
+            view = game.view(seat) if table.status == "playing" and game is not None else None
         self._after_change(table)
-        return ActResult(table, seat, action, events)
+        return ActResult(table, seat, action, events, view)
 
     async def take_back(self, table: Table, user_id: int) -> None:
         """A person whose seat a computer was playing (turn timer) takes it back."""
@@ -343,10 +375,15 @@ class TableManager:
         self.publisher.table_changed(table)
         self._after_change(table)
 
+    async def repost(self, table: Table) -> None:
+        """Post the table message again below (``/table status``), under the table's lock."""
+        async with table.lock:
+            await self.publisher.repost(table)
+
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember which message shows the table (buttons and edits go there)."""
         table.message_id = message_id
-        await self.store.update_game(table.id, message_id=message_id)
+        await self.store.games.update(table.id, message_id=message_id)
 
     def view_for(self, table: Table, user_id: int) -> tuple[int, dict[str, Any]]:
         """The seat and ``view(seat)`` of a seated person (what their ephemeral hand shows)."""
@@ -358,7 +395,7 @@ class TableManager:
     async def resume_all(self) -> list[Table]:
         """Rebuild every unfinished table from the store (seed + log) and carry on playing."""
         resumed = []
-        for record in await self.store.unfinished_games():
+        for record in await self.store.games.unfinished():
             if not self.owns_guild(record.guild_id):
                 continue  # a guild on another process's shards: that process resumes it
             try:
@@ -370,7 +407,7 @@ class TableManager:
             resumed.append(table)
             if table.game is not None and table.game.is_over:
                 # Stopped between storing the last action and storing the result: finish now
-                # (finish_game writes nothing if the result is already there).
+                # (results.finish writes nothing if the result is already there).
                 async with table.lock:
                     await self._record_result(table)
         for table in resumed:
@@ -413,7 +450,7 @@ class TableManager:
         self.by_id[table.id] = table
 
     async def _guild_defaults(self, guild_id: int, variant: str) -> dict[str, Any]:
-        settings = await self.store.guild_settings(guild_id)
+        settings = await self.store.settings.get(guild_id)
         return dict(settings.default_options.get(variant, {}))
 
     def _refuse_while_closing(self) -> None:
@@ -443,7 +480,7 @@ class TableManager:
         return seat
 
     async def _save_seats(self, table: Table) -> None:
-        await self.store.update_game(table.id, seats=table.seats_json())
+        await self.store.games.update(table.id, seats=table.seats_json())
 
     def _make_bots(self, table: Table) -> None:
         table.bots = {}
@@ -457,12 +494,9 @@ class TableManager:
         assert table.game is not None
         candidate = table.game.copy()
         events = candidate.apply(seat, action)
-        await self.store.append_action(table.id, len(table.game.log), seat, str(action))
+        await self.store.games.append_action(table.id, len(table.game.log), seat, str(action))
         table.game = candidate
-        for event in events:
-            text = self.describe(table, event) if self.describe else None
-            if text:
-                self.publisher.announce(table, text)
+        self.publisher.events(table, events)
         if candidate.is_over:
             await self._record_result(table)
         self.publisher.table_changed(table)
@@ -489,16 +523,16 @@ class TableManager:
                     "place": place_of[side],
                 }
             )
-        settings = await self.store.guild_settings(table.guild_id)
+        settings = await self.store.settings.get(table.guild_id)
         has_computer = any(seat is None or seat.plays_itself for seat in table.seats)
         rated = not has_computer or settings.rate_computer_games
-        await self.store.finish_game(
+        await self.store.results.finish(
             table.id, guild_id=table.guild_id, family=table.family, results=results, rated=rated
         )
         self._ended(table)
 
     async def _close(self, table: Table, status: str) -> None:
-        await self.store.update_game(table.id, status=status)
+        await self.store.games.update(table.id, status=status)
         self._ended(table)
 
     def _ended(self, table: Table) -> None:
@@ -553,7 +587,7 @@ class TableManager:
                     return
                 seat, version = auto[0], table.version
                 snapshot = game.copy()
-            delay = (await self.store.guild_settings(table.guild_id)).computer_delay_seconds
+            delay = (await self.store.settings.get(table.guild_id)).computer_delay_seconds
             if delay:
                 await asyncio.sleep(delay)
             action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
@@ -564,7 +598,7 @@ class TableManager:
             self._after_change(table)  # a person to act next gets the ping and the timer
 
     async def _turn_timer(self, table: Table, version: int, user_ids: list[int]) -> None:
-        settings = await self.store.guild_settings(table.guild_id)
+        settings = await self.store.settings.get(table.guild_id)
         timeout = float(settings.turn_timeout_seconds)
         if timeout <= 0:
             return

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.discord.fake_discord import FakeDiscord
+from tests.discord_ui.fake_discord import FakeDiscord
 from tests.hosting.harness import start_fake
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine import Game
-from tests.discord.fake_discord import FakeDiscord
+from tests.discord_ui.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 WIRE_SITE = Path(__file__).with_name("wire_site")

@@ -17,8 +17,8 @@ from bot.backup import BackupError, backup_database, inspect_database, restore_d
 from bot.instance import InstanceLock
 from bot.store import Store
 from tests.hosting.harness import ROOT, clean_environ
-from tests.store_helpers import computer, human, play_game
-from tests.store_helpers import new_game as store_game
+from tests.store.helpers import computer, human, play_game
+from tests.store.helpers import new_game as store_game
 from tests.test_resume import start_runner
 
 TABLES = 4
@@ -83,7 +83,7 @@ async def test_backup_while_tables_play_is_intact_and_holds_every_committed_acti
             assert final[game_id][: len(copied[game_id])] == copied[game_id]
         # The copy is a Trick Night database that the bot can open and resume from.
         async with await Store.open(copy) as store:
-            assert len(await store.unfinished_games()) <= TABLES
+            assert len(await store.games.unfinished()) <= TABLES
 
 
 async def make_database(path: Path, finished: int = 2) -> None:
@@ -227,4 +227,4 @@ async def test_restore_swaps_in_the_backup_and_keeps_the_replaced_database(
         )
         assert old.execute("SELECT COUNT(*) FROM games").fetchone() == (6,)
     async with await Store.open(live) as store:
-        assert [g.status for g in await store.unfinished_games()] == ["playing"]
+        assert [g.status for g in await store.games.unfinished()] == ["playing"]

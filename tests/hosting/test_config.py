@@ -26,8 +26,8 @@ from bot.config import (
     load_settings,
     token_problem,
 )
-from bot.store import MAX_COMPUTER_DELAY as STORE_MAX_COMPUTER_DELAY
 from bot.store import Store
+from bot.store.settings import MAX_COMPUTER_DELAY as STORE_MAX_COMPUTER_DELAY
 from tests.hosting.harness import APP_ID, ROOT, clean_environ, fake_token, write_env_file
 
 # View Channels, Send Messages, Embed Links, Attach Files, Read Message History, Use Application

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot import __version__
-from tests.discord.fake_discord import FakeDiscord
+from tests.discord_ui.fake_discord import FakeDiscord
 from tests.hosting.harness import (
     APP_ID,
     COMMANDS_SYNC,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.store import Store
 from bot.tables import RESTARTING
-from tests.discord.fake_discord import FakeDiscord
+from tests.discord_ui.fake_discord import FakeDiscord
 from tests.hosting.harness import (
     COMMANDS_SYNC,
     accepted,

@@ -42,14 +42,14 @@ async def test_shutdown_lets_the_write_in_flight_finish_then_refuses_every_chang
 
     # The host's click reaches the database slowly: shutdown must wait for it.
     writing, release = asyncio.Event(), asyncio.Event()
-    real_append = store.append_action
+    real_append = store.games.append_action
 
     async def slow_append(*args: Any) -> None:
         writing.set()
         await release.wait()
         await real_append(*args)
 
-    store.append_action = slow_append  # type: ignore[method-assign]
+    store.games.append_action = slow_append  # type: ignore[method-assign]
     click = asyncio.create_task(manager.act(table, HOST, action, version))
     await writing.wait()
     stopping = asyncio.create_task(manager.shutdown())
@@ -58,8 +58,8 @@ async def test_shutdown_lets_the_write_in_flight_finish_then_refuses_every_chang
     release.set()
     result = await click
     await asyncio.wait_for(stopping, 5)
-    store.append_action = real_append  # type: ignore[method-assign]
-    stored = await store.load_game(table.id)
+    store.games.append_action = real_append  # type: ignore[method-assign]
+    stored = await store.games.load(table.id)
     assert stored.actions[version] == (0, str(result.action))
 
     # From now on every change is refused, and nothing moves by itself.
@@ -70,7 +70,7 @@ async def test_shutdown_lets_the_write_in_flight_finish_then_refuses_every_chang
     with pytest.raises(TableError, match=RESTARTING):
         await manager.leave(table, HOST)
     await asyncio.sleep(0.2)
-    assert len((await store.load_game(table.id)).actions) == version + 1
+    assert len((await store.games.load(table.id)).actions) == version + 1
 
 
 async def test_computer_turns_stop_at_shutdown_and_resume_at_the_next_start(store: Store) -> None:
@@ -79,10 +79,10 @@ async def test_computer_turns_stop_at_shutdown_and_resume_at_the_next_start(stor
     await wait_until(lambda: table.version >= 5)
     await asyncio.wait_for(manager.shutdown(), 5)
     assert table.driver is None or table.driver.done()
-    stopped = len((await store.load_game(table.id)).actions)
+    stopped = len((await store.games.load(table.id)).actions)
     await asyncio.sleep(0.2)
-    assert len((await store.load_game(table.id)).actions) == stopped
-    assert (await store.load_game(table.id)).status == "playing"
+    assert len((await store.games.load(table.id)).actions) == stopped
+    assert (await store.games.load(table.id)).status == "playing"
 
     again = TableManager(store, RecordingPublisher())
     [resumed] = await again.resume_all()
@@ -119,7 +119,7 @@ async def test_only_tables_and_timed_jobs_of_own_guilds_run(store: Store) -> Non
         await everything.leave(table, HOST)
         tables[guild] = table
     await everything.shutdown()
-    logged = {guild: len((await store.load_game(t.id)).actions) for guild, t in tables.items()}
+    logged = {guild: len((await store.games.load(t.id)).actions) for guild, t in tables.items()}
 
     # The process for shard 0 of 2 resumes (and plays) only the table of its own guild.
     manager = TableManager(store, RecordingPublisher(), owns_guild=settings.owns_guild)
@@ -128,16 +128,16 @@ async def test_only_tables_and_timed_jobs_of_own_guilds_run(store: Store) -> Non
     assert manager.table_in(tables[theirs].channel_id) is None
     await wait_until(lambda: resumed[0].version > logged[mine])
     await asyncio.sleep(0.2)
-    assert len((await store.load_game(tables[theirs].id)).actions) == logged[theirs]
+    assert len((await store.games.load(tables[theirs].id)).actions) == logged[theirs]
 
     # League closing: only leagues of its own guilds.
     now = time.time()
     for guild in (mine, theirs):
-        await store.start_league(guild, f"league {guild}", started_at=now - 7200, ends_at=now - 3600)
+        await store.leagues.start(guild, f"league {guild}", started_at=now - 7200, ends_at=now - 3600)
     bot = SimpleNamespace(store=store, tables=manager, get_channel=lambda channel_id: None)
     assert await end_due_leagues(bot) == 1
-    assert await store.active_league(mine) is None
-    assert await store.active_league(theirs) is not None
+    assert await store.leagues.active(mine) is None
+    assert await store.leagues.active(theirs) is not None
     await manager.shutdown()
 
 

@@ -2,7 +2,7 @@
 
 Python imports ``sitecustomize`` from ``sys.path`` at start-up, so a process started with this
 folder on ``PYTHONPATH`` and ``TRICKNIGHT_TEST_DISCORD=http://127.0.0.1:PORT`` sends discord.py's
-REST calls and gateway connection to ``tests/discord/fake_discord.py`` served at that address
+REST calls and gateway connection to ``tests/discord_ui/fake_discord.py`` served at that address
 (what ``FakeDiscord.start`` does inside one process). Nothing of the bot itself is changed, so the
 same works for an installed ``tricknight``.
 """

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Card
-from tests.discord.helpers import close_bot_state, message_by_id, table_of
+from tests.discord_ui.helpers import close_bot_state, message_by_id, table_of
 
 
 @pytest.fixture
@@ -155,7 +155,7 @@ async def play_out(
     final = [m for m in channel.history() if "Final scores" in (m.content or "")]
     assert len(final) == 1 and "Game over" in final[0].content
     assert any("Deal 1 —" in (m.content or "") for m in channel.history())
-    record = await env.bot.store.load_game(table.id)
+    record = await env.bot.store.games.load(table.id)
     assert record.status == "ended"
     assert len(record.actions) == len(table.game.log)
     return stats

@@ -1,11 +1,16 @@
-"""Small builders for store tests: seat dicts and whole finished games in one call."""
+"""Small builders for store tests: seat dicts, whole finished games in one call, and direct reads."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from bot.store import SeatResult, Store
+from bot.store import SeatResult, Store, load_migrations
+
+LATEST = load_migrations()[-1].version
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def human(user_id: int, name: str | None = None) -> dict[str, Any]:
@@ -19,7 +24,7 @@ def computer(level: str = "basic") -> dict[str, Any]:
 async def new_game(
     store: Store,
     guild_id: int,
-    seats: Sequence[dict[str, Any]],
+    seats: Sequence[dict[str, Any] | None],
     *,
     variant: str = "pitch",
     family: str = "pitch",
@@ -27,10 +32,10 @@ async def new_game(
     status: str = "playing",
     seed: int = 1,
 ) -> int:
-    return await store.create_game(
+    return await store.games.create(
         guild_id=guild_id,
         channel_id=channel_id if channel_id is not None else guild_id * 1000,
-        host_id=next((s["user_id"] for s in seats if s["kind"] == "human"), 0),
+        host_id=next((s["user_id"] for s in seats if s is not None and s["kind"] == "human"), 0),
         variant=variant,
         family=family,
         options={},
@@ -63,7 +68,35 @@ async def play_game(
         SeatResult(seat=seat, user_id=uid, side=sides[seat], score=scores[seat], place=places[seat])
         for seat, uid in enumerate(players)
     ]
-    assert await store.finish_game(
+    assert await store.results.finish(
         game_id, guild_id=guild_id, family=family, results=results, rated=rated, finished_at=finished_at
     )
     return game_id
+
+
+async def query(store: Store, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    """Rows of a read through the store's own connection (in a read transaction)."""
+    async with store.db.read() as tx:
+        return await tx.all(sql, params)
+
+
+async def count(store: Store, table: str) -> int:
+    return (await query(store, f"SELECT COUNT(*) FROM {table}"))[0][0]
+
+
+async def rating_of(store: Store, guild: int, user: int, family: str = "pitch") -> tuple[Any, ...]:
+    rows = await query(
+        store,
+        "SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND family = ? AND user_id = ?",
+        (guild, family, user),
+    )
+    return tuple(rows[0]) if rows else ()
+
+
+def sql(path: Path, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """Read a database file directly, bypassing the store."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(statement, params).fetchall()
+    finally:
+        conn.close()

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.engine import ALL_CARDS, IllegalAction
-from tests.discord.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
+from tests.discord_ui.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
 
 CARD_SYMBOL_TEXT = {card.pretty for card in ALL_CARDS}
 
@@ -103,7 +103,7 @@ async def test_full_pitch_game_through_discord(world: Any) -> None:
     assert len(final) == 1
     assert "Game over" in final[0].content
     assert any("Deal 1" in (m.content or "") for m in channel.history())
-    record = await env.bot.store.load_game(table.id)
+    record = await env.bot.store.games.load(table.id)
     assert record.status == "ended"
     assert len(record.actions) == len(table.game.log)
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.app import TrickNightBot
 from bot.config import Settings
-from tests.discord.fake_discord import FakeDiscord
+from tests.discord_ui.fake_discord import FakeDiscord
 
 CALLBACK = r"^/interactions/\d+/[^/]+/callback$"
 

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from tests.discord.helpers import close_bot_state
+from tests.discord_ui.helpers import close_bot_state
 
 
 @pytest.fixture
@@ -37,10 +37,10 @@ async def record_game(store: Any, guild_id: int, winner: int, loser: int, varian
         {"kind": "human", "user_id": winner, "name": "w"},
         {"kind": "human", "user_id": loser, "name": "l"},
     ]
-    game_id = await store.create_game(guild_id=guild_id, channel_id=1, host_id=winner, variant=variant,
+    game_id = await store.games.create(guild_id=guild_id, channel_id=1, host_id=winner, variant=variant,
                                       family="pitch", options={}, seed=1, players=2, seats=seats,
                                       status="playing")  # fmt: skip
-    await store.finish_game(game_id, guild_id=guild_id, family="pitch", rated=True, results=[
+    await store.results.finish(game_id, guild_id=guild_id, family="pitch", rated=True, results=[
         {"seat": 0, "user_id": winner, "side": 0, "score": 11, "place": 1},
         {"seat": 1, "user_id": loser, "side": 1, "score": 5, "place": 2},
     ])  # fmt: skip
@@ -104,7 +104,7 @@ async def test_settings_and_reset_are_for_admins(club: dict[str, Any]) -> None:
     r = await admin.slash(club["channel"], "settings", turn_timer_minutes=2, game="pitch",
                           house_rules="smudge=on target=21")  # fmt: skip
     assert "Turn timer: 2 min" in r.response.content and "smudge=True" in r.response.content
-    settings = await env.bot.store.guild_settings(guild.id)
+    settings = await env.bot.store.settings.get(guild.id)
     assert settings.turn_timeout_seconds == 120
     # A new pitch table takes the server's default house rules.
     await players[0].slash(club["channel"], "table new", game="pitch")
@@ -117,7 +117,7 @@ async def test_settings_and_reset_are_for_admins(club: dict[str, Any]) -> None:
     assert r.ephemeral and "cannot be undone" in r.response.content
     done = await admin.click(r.response, label="Yes, reset it")
     assert "was reset" in done.response.content
-    assert await env.bot.store.leaderboard_count(guild.id) == 0
+    assert await env.bot.store.boards.count(guild.id) == 0
     r = await admin.slash(club["channel"], "leaderboard export")
     assert r.ephemeral and r.response.attachments
 
@@ -130,14 +130,14 @@ async def test_a_league_past_its_planned_end_is_closed_and_posted(club: dict[str
     assert "Tuesday" in r.response.content
     await record_game(env.bot.store, guild.id, players[4].id, players[5].id)
     assert await end_due_leagues(env.bot) == 0  # not due yet
-    league = await env.bot.store.active_league(guild.id)
+    league = await env.bot.store.leagues.active(guild.id)
     assert league is not None and league.channel_id == club["channel"].id
     import time
 
     assert await end_due_leagues_at(env.bot, time.time() + 2 * 3600) == 1
     posted = [m.content for m in club["channel"].history() if "League over" in (m.content or "")]
     assert posted and "Tuesday" in posted[-1] and f"<@{players[4].id}>" in posted[-1]
-    assert await env.bot.store.active_league(guild.id) is None
+    assert await env.bot.store.leagues.active(guild.id) is None
 
 
 async def end_due_leagues_at(bot: Any, now: float) -> int:
@@ -146,10 +146,10 @@ async def end_due_leagues_at(bot: Any, now: float) -> int:
 
     from cogs import leaderboard
 
-    real = bot.store.due_leagues
+    real = bot.store.leagues.due
 
     async def due_later(now_: float | None = None) -> Any:
         return await real(now)
 
-    with mock.patch.object(bot.store, "due_leagues", due_later):
+    with mock.patch.object(bot.store.leagues, "due", due_later):
         return await leaderboard.end_due_leagues(bot)

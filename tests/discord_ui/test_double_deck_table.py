@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.helpers import table_of
-from tests.discord.test_pinochle_table import audit, play_out, world  # noqa: F401  (world is a fixture)
+from tests.discord_ui.helpers import table_of
+from tests.discord_ui.test_pinochle_table import audit, play_out, world  # noqa: F401  (world is a fixture)
 
 
 async def test_full_double_deck_game_with_a_card_pass(world: Any) -> None:  # noqa: F811
