@@ -86,6 +86,10 @@ def check_settings(settings: Settings, cwd: Path | None = None) -> CheckReport:
     else:
         report.add("commands", "synced globally (the first time, Discord can take up to an hour)")
     report.add("computers", f"{settings.computer_delay:g} s before each move; log level {settings.log_level}")
+    for name in settings.unknown:
+        report.warnings.append(
+            f"{name} is not a Trick Night setting (a typo?); the settings are in .env.example"
+        )
     return report
 
 

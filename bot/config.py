@@ -26,7 +26,7 @@ from pathlib import Path
 
 APP_NAME = "tricknight"
 DATABASE_NAME = "tricknight.db"
-LEGACY_DATABASE = Path("data") / DATABASE_NAME  # the default before 0.1: relative to the working directory
+LEGACY_DATABASE = Path("data") / DATABASE_NAME  # the old default, under the working directory
 MAX_COMPUTER_DELAY = 30.0  # the same ceiling as /settings (bot.store.MAX_COMPUTER_DELAY)
 DEFAULT_SOURCE = "the default: the per-user data folder"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -150,6 +150,7 @@ class Settings:
     # Where the settings were read from, for `tricknight check` and the start-up log.
     env_file: Path | None = None
     database_source: str = DEFAULT_SOURCE
+    unknown: tuple[str, ...] = ()  # TRICKNIGHT_* names that are no setting (typos?)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, database_base: Path | None = None) -> Settings:
@@ -240,7 +241,15 @@ def load_settings(
     source = settings.database_source
     if source == "TRICKNIGHT_DATABASE":
         source += f" in {file}" if in_file else " in the environment"
-    return replace(settings, env_file=file, database_source=source)
+    names = {*from_file, *environ}
+    unknown = sorted(
+        name
+        for name in names
+        if name.startswith("TRICKNIGHT_")
+        and name not in SETTING_NAMES
+        and not name.startswith("TRICKNIGHT_TEST_")
+    )
+    return replace(settings, env_file=file, database_source=source, unknown=tuple(unknown))
 
 
 def legacy_database_problem(settings: Settings, cwd: Path | None = None) -> str | None:

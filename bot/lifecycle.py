@@ -99,6 +99,8 @@ async def serve(settings: Settings, lock: InstanceLock) -> int:
     )  # fmt: skip
     if settings.env_file is not None:
         log.info("settings: the environment, then %s", settings.env_file)
+    for name in settings.unknown:
+        log.warning("%s is not a Trick Night setting (a typo?); the settings are in .env.example", name)
     return await run_until_stopped(TrickNightBot(settings), settings.token, lock)
 
 

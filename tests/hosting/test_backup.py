@@ -215,8 +215,9 @@ async def test_restore_swaps_in_the_backup_and_keeps_the_replaced_database(
     conn.close()
     assert result.returncode == 0, result.stderr
     assert f"restored {live} from {backup}: schema" in result.stdout
-    [kept] = [p for p in os.listdir(tmp_path) if p.startswith("live.db.before-restore-") and p[-1].isdigit()]
-    kept = tmp_path / kept
+    kept_names = [n for n in os.listdir(tmp_path) if n.startswith("live.db.before-restore-")]
+    [kept_name] = [n for n in kept_names if n[-1].isdigit()]  # not its -wal or -shm
+    kept = tmp_path / kept_name
     assert f"the database it replaced is kept as {kept}" in result.stdout
     assert inspect_database(live).games == 3
     assert stat.S_IMODE(live.stat().st_mode) == 0o600

@@ -199,6 +199,13 @@ async def test_check_reports_a_migrated_database(tmp_path: Path) -> None:
     assert "warning: other users of this machine can read" in result.stderr
 
 
+def test_check_warns_about_a_setting_it_does_not_know(tmp_path: Path) -> None:
+    write_env_file(tmp_path, DISCORD_TOKEN=fake_token(), TRICKNIGHT_DATABSE="typo.db")
+    result = tricknight("check", cwd=tmp_path, env=clean_environ(tmp_path / "home"))
+    assert result.returncode == 0
+    assert "warning: TRICKNIGHT_DATABSE is not a Trick Night setting (a typo?)" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("setup", "message"),
     [

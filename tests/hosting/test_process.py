@@ -15,6 +15,7 @@ from bot.tables import RESTARTING
 from tests.discord_ui.fake_discord import FakeDiscord
 from tests.hosting.harness import (
     COMMANDS_SYNC,
+    BotProcess,
     accepted,
     act_id,
     answer_to,
@@ -36,7 +37,7 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-async def start_bot(fake: FakeDiscord, tmp_path: Path, *args: str):  # type: ignore[no-untyped-def]
+async def start_bot(fake: FakeDiscord, tmp_path: Path, *args: str) -> BotProcess:
     mark = len(fake.requests)
     bot = source_bot(fake, tmp_path / "home", tmp_path / "site", *args)
     await bot.wait_for_line(r"connected as .*: 1 guild\(s\)")
@@ -111,8 +112,8 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
     finally:
         bot.kill()
 
-    status, stored, game = read_game(db, game_id)
-    assert status == "playing" and game is not None  # the log replays from the seed
+    status, stored, replayed = read_game(db, game_id)
+    assert status == "playing" and replayed is not None  # the log replays from the seed
     assert len(stored) == max(acknowledged) + 1  # the refused click changed nothing
     for version, action in acknowledged.items():
         assert stored[version] == (ALICE, action), (version, action)

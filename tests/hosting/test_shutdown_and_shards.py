@@ -49,7 +49,7 @@ async def test_shutdown_lets_the_write_in_flight_finish_then_refuses_every_chang
         await release.wait()
         await real_append(*args)
 
-    store.games.append_action = slow_append  # type: ignore[method-assign]
+    store.games.append_action = slow_append  # type: ignore[method-assign,assignment]
     click = asyncio.create_task(manager.act(table, HOST, action, version))
     await writing.wait()
     stopping = asyncio.create_task(manager.shutdown())
@@ -135,7 +135,7 @@ async def test_only_tables_and_timed_jobs_of_own_guilds_run(store: Store) -> Non
     for guild in (mine, theirs):
         await store.leagues.start(guild, f"league {guild}", started_at=now - 7200, ends_at=now - 3600)
     bot = SimpleNamespace(store=store, tables=manager, get_channel=lambda channel_id: None)
-    assert await end_due_leagues(bot) == 1
+    assert await end_due_leagues(bot) == 1  # type: ignore[arg-type]
     assert await store.leagues.active(mine) is None
     assert await store.leagues.active(theirs) is not None
     await manager.shutdown()
