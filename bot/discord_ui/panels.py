@@ -52,6 +52,8 @@ class Panel:
     application_id: int
     token: str
     message_id: int
+    user_id: int
+    """Whose panel it is: a hand goes to its owner only."""
     issued: float
     """``Panels.clock()`` when the token was issued (the interaction arrived)."""
     version: int
@@ -86,10 +88,13 @@ class Panels:
             return asyncio.Lock()
         return self._locks.setdefault(table.id, {}).setdefault(seat, asyncio.Lock())
 
-    def live(self, table_id: int, seat: int) -> Panel | None:
-        """The seat's panel if the bot may still edit it (an expired record is forgotten)."""
+    def live(self, table_id: int, seat: int, user_id: int | None = None) -> Panel | None:
+        """The seat's panel if the bot may still edit it (an expired record, or one of someone
+        other than ``user_id``, is forgotten)."""
         panel = self._by_table.get(table_id, {}).get(seat)
-        if panel is not None and self.clock() - panel.issued >= PANEL_LIFETIME:
+        if panel is None:
+            return None
+        if self.clock() - panel.issued >= PANEL_LIFETIME or user_id not in (None, panel.user_id):
             self.drop(table_id, seat)
             return None
         return panel
@@ -102,8 +107,11 @@ class Panels:
         is another message that may still be edited (to be deleted: one panel per player)."""
         if table.status == "ended" and table.id not in self._locks:
             return None  # its panels were already closed and forgotten
-        previous = self.live(table.id, seat)
-        panel = Panel(interaction.application_id, interaction.token, message_id, self.clock(), version, seen)
+        previous = self.live(table.id, seat, interaction.user.id)
+        panel = Panel(
+            interaction.application_id, interaction.token, message_id, interaction.user.id, self.clock(),
+            version, seen,
+        )  # fmt: skip
         self._by_table.setdefault(table.id, {})[seat] = panel
         if previous is not None and previous.message_id != message_id:
             return previous

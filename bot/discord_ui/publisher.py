@@ -166,7 +166,7 @@ class DiscordPublisher:
             if seat is None:
                 continue  # acted or left since the ping was asked for
             async with self.panels.lock(table, seat):
-                panel = self.panels.live(table.id, seat)
+                panel = self.panels.live(table.id, seat, user_id)
                 if panel is not None and panel.seen:
                     panel.seen = False
                     if panel.version == table.version:
