@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.app import TrickNightBot
@@ -44,3 +45,13 @@ async def close_bot_state(env: Any) -> None:
     bot: TrickNightBot = env.bot
     await bot.tables.shutdown()
     await bot.store.close()
+
+
+# A deal's report names cards of the deal it scores (which card was High, Low or Jack, what the
+# bidder buried): they were played or shown in that deal, and the next deal is already dealt when
+# the report is posted, so the audit of hidden cards leaves those notes out.
+PAST_DEAL_CARDS = re.compile(r"^  (?:(?:High|Low|Jack) \([^)]*\):|.* had buried .*$)", re.MULTILINE)
+
+
+def without_past_deal_cards(text: str) -> str:
+    return PAST_DEAL_CARDS.sub("", text)

@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from bot.engine import ALL_CARDS, IllegalAction
-from tests.discord_ui.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
+from tests.discord_ui.helpers import (
+    close_bot_state,
+    enabled_action_ids,
+    message_by_id,
+    table_of,
+    without_past_deal_cards,
+)
 
 CARD_SYMBOL_TEXT = {card.pretty for card in ALL_CARDS}
 
@@ -37,7 +43,7 @@ def hidden_cards(bot: Any, channel_id: int) -> set[str]:
 
 
 def public_text(message: Any) -> str:
-    parts = [message.content or ""]
+    parts = [without_past_deal_cards(message.content or "")]
     for embed in message.embeds:
         parts.append(embed.title or "")
         parts.append(embed.description or "")
@@ -166,7 +172,10 @@ async def test_a_button_from_an_ended_game_answers_clearly(world: Any) -> None:
     shown = await person.click(message_by_id(channel, table.message_id), label="Show my hand")
     choice = enabled_action_ids(shown.response)[0]
     r = await alice.slash(channel, "table end")
-    assert r.ephemeral
+    assert r.ephemeral and "no result is recorded" in r.response.content
+    assert env.bot.tables.table_in(channel.id) is table  # asked first: nothing ended yet
+    r = await alice.click(r.response, label="Yes, end the table")
+    assert "is ended" in r.response.content
     assert env.bot.tables.table_in(channel.id) is None
     assert message_by_id(channel, table.message_id).components == []  # the public buttons are gone
     r = await person.click(shown.response, custom_id=choice)
