@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui import limits
 from bot.discord_ui.components import table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.errors import Refusal
@@ -99,7 +100,8 @@ class DiscordPublisher:
             while state.dirty or state.messages or state.ping:
                 while state.messages:
                     text = state.messages.pop(0)
-                    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+                    for part in limits.split_content(text):
+                        await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
                 if state.ping:
                     ids, text = state.ping
                     state.ping = None
@@ -125,7 +127,7 @@ class DiscordPublisher:
                 await channel.get_partial_message(state.last_ping_id).delete()
         mentions = " ".join(f"<@{uid}>" for uid in ids)
         message = await channel.send(
-            f"{mentions} {text}",
+            limits.clip(f"{mentions} {text}", limits.CONTENT),
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
         )
         state.last_ping_id = message.id
@@ -135,6 +137,7 @@ class DiscordPublisher:
     ) -> None:
         """Edit the table message in place, or post it (first time, deleted, or ``repost``)."""
         embed, content, view = table_embed(table), table_content(table), table_view(table)
+        limits.check(content=content, embed=embed, view=view)
         if (
             table.message_id is not None
             and not repost
