@@ -15,43 +15,16 @@ from typing import Any
 import discord
 
 from bot import render
+from bot.bid_menu import amounts, ladder_hint, quick_bids
 from bot.discord_ui import limits
 from bot.discord_ui.replies import answering
 from bot.discord_ui.services import services
 from bot.errors import Refusal
 from bot.tables import Table
 
-STEPS = (10, 50)  # the jumps offered as buttons above the lowest legal bid
-SHOWN_AHEAD = 4  # bids named in the form's hint
 FORM_PREFIX = "tn:bidform:"
 FORM = re.compile(r"tn:bidform:(?P<tid>\d+):(?P<ver>\d+)")
 AMOUNT_FIELD = "amount"
-
-
-def amounts(legal: list[str]) -> list[int]:
-    """The legal bid amounts, lowest first."""
-    return sorted(int(action.split()[1]) for action in legal if action.startswith("bid "))
-
-
-def quick_bids(bids: list[int]) -> list[int]:
-    """The bids on buttons: the lowest legal bid and the lowest legal bids at least each step
-    above it (distinct, in order)."""
-    if not bids:
-        return []
-    chosen = [bids[0]]
-    for step in STEPS:
-        above = next((amount for amount in bids if amount >= bids[0] + step), None)
-        if above is not None and above not in chosen:
-            chosen.append(above)
-    return chosen
-
-
-def ladder_hint(view: dict[str, Any], bids: list[int]) -> str:
-    """``350, 360, 370, 380 … 500``: the next few bids and the highest."""
-    shown = [render.bid_text(view, amount) for amount in bids[:SHOWN_AHEAD]]
-    if len(bids) > SHOWN_AHEAD:
-        shown.append(f"… {render.bid_text(view, bids[-1])}")
-    return ", ".join(shown)
 
 
 def add_bid_controls(ui: discord.ui.View, table: Table, view: dict[str, Any], legal_bids: list[str]) -> None:
