@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.discord_ui import (
     FAMILY_CHOICES,
     VARIANT_CHOICES,
@@ -68,9 +69,8 @@ class ResetButton(
                 raise Refusal("Only the admin who asked for the reset can confirm it.")
             removed = await services(interaction).store.boards.reset(interaction.guild_id or 0, self.family)
             scope = self.family or "every game"
-            await interaction.response.edit_message(
-                content=f"The leaderboard for {scope} was reset ({removed} results removed).", view=None
-            )
+            done = f"The leaderboard for {scope} was reset ({render.count(removed, 'result')} removed)."
+            await interaction.response.edit_message(**limits.checked(content=done, view=None))
 
         await answering(interaction, work)
 

@@ -156,3 +156,44 @@ async def end_due_leagues_at(bot: Any, now: float) -> int:
 
     with mock.patch.object(bot.store.leagues, "due", due_later):
         return await leaderboard.end_due_leagues(bot)
+
+
+async def test_unrated_games_rank_by_wins_and_show_no_rating(club: dict[str, Any]) -> None:
+    env, guild, players = club["env"], club["guild"], club["players"]
+    store = env.bot.store
+    for winner, loser in ((0, 1), (0, 2), (3, 1)):
+        game_id = await store.games.create(guild_id=guild.id, channel_id=1, host_id=1, variant="pitch",
+                                           family="pitch", options={}, seed=1, players=2, seats=[],
+                                           status="playing")  # fmt: skip
+        await store.results.finish(game_id, guild_id=guild.id, family="pitch", rated=False, results=[
+            {"seat": 0, "user_id": players[winner].id, "side": 0, "score": 11, "place": 1},
+            {"seat": 1, "user_id": players[loser].id, "side": 1, "score": 5, "place": 2},
+        ])  # fmt: skip
+    r = await players[5].slash(club["channel"], "leaderboard show")
+    embed = r.response.embeds[0]
+    assert "rating" not in embed.description
+    assert embed.description.startswith(f"**1.** <@{players[0].id}> — 2/2 games won")
+    assert embed.footer.text.startswith("By Wins (no rated games here yet")
+    r = await players[5].slash(club["channel"], "stats", user=players[0].user)
+    assert "not rated yet" in str(r.response.embeds[0].to_dict())
+    await record_game(store, guild.id, players[3].id, players[1].id)  # a rated game
+    r = await players[5].slash(club["channel"], "leaderboard show")
+    embed = r.response.embeds[0]
+    assert "rating " in embed.description and embed.footer.text.startswith("By Rating ·")
+
+
+async def test_boards_and_stats_fit_discords_limits(club: dict[str, Any]) -> None:
+    from bot.discord_ui import limits
+
+    env, guild, players = club["env"], club["guild"], club["players"]
+    store = env.bot.store
+    for i, player in enumerate(players):
+        for variant in ("pitch", "pinochle-2", "double-deck"):
+            await record_game(store, guild.id, player.id, players[(i + 1) % 12].id, variant=variant)
+    for order in ("rating", "wins", "games", "winpct"):
+        for game in (None, "pitch"):
+            options = {"order": order} | ({"game": game} if game else {})
+            r = await players[0].slash(club["channel"], "leaderboard show", **options)
+            assert limits.problems(embeds=r.response.embeds) == []
+    r = await players[0].slash(club["channel"], "stats", user=players[0].user)
+    assert limits.problems(embeds=r.response.embeds) == []
