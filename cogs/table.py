@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.ai import levels
 from bot.discord_ui import (
     BID_ITEMS,
@@ -58,7 +59,7 @@ class TableCog(commands.Cog):
             host_name=display_name(interaction), variant=game, options=pairs, players=players,
         )  # fmt: skip
         cls = find_variant(table.variant)
-        summary = cls.rules_text.split("\n", 1)[0]
+        summary = render.player_text(cls.rules_text.split("\n", 1)[0])
         await interaction.response.send_message(
             **limits.checked(
                 content=f"{summary} — use `/rules` for the full rules.",
