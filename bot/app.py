@@ -5,9 +5,7 @@ resumes unfinished tables and syncs the slash commands. Wiring only: the behavio
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import sys
 from typing import Any
 
 import discord
@@ -15,7 +13,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord_ui import DiscordPublisher, answer_command_error, answer_unhandled
-from bot.store import Store, StoreError
+from bot.store import Store
 from bot.tables import Table, TableManager
 
 log = logging.getLogger(__name__)
@@ -32,6 +30,8 @@ class TrickNightBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, min_edit_interval: float = 1.0, **kwargs: Any) -> None:
         intents = discord.Intents.default()
+        if settings.shard_ids is not None:  # TRICKNIGHT_SHARD_IDS: only these shards in this process
+            kwargs.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -52,7 +52,8 @@ class TrickNightBot(commands.AutoShardedBot):
         self.publisher = DiscordPublisher(
             self, min_edit_interval=self.min_edit_interval, on_posted=self._table_posted
         )
-        self.tables = TableManager(self.store, self.publisher)
+        # owns_guild: only the tables of guilds on this process's shards (TRICKNIGHT_SHARD_IDS).
+        self.tables = TableManager(self.store, self.publisher, owns_guild=self.settings.owns_guild)
         # The cogs (and the persistent items they register) load before resume_all(), so a resumed
         # table's old buttons are answered as soon as the table is back.
         for extension in EXTENSIONS:
@@ -77,23 +78,3 @@ class TrickNightBot(commands.AutoShardedBot):
             await self.publisher.wait_idle()
             await self.store.close()
         await super().close()
-
-
-async def check_store(settings: Settings) -> None:
-    """Open and close the database once, so a bad file stops start-up before we connect."""
-    store = await Store.open(settings.database, default_computer_delay=settings.computer_delay)
-    await store.close()
-
-
-def run_bot(settings: Settings) -> int:
-    """Run until stopped (Ctrl+C). The token goes to discord.py only; it is never logged."""
-    try:
-        asyncio.run(check_store(settings))
-    except StoreError as err:
-        print(f"tricknight: {err}", file=sys.stderr)
-        return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    bot = TrickNightBot(settings)
-    assert settings.token is not None
-    bot.run(settings.token, log_handler=None)
-    return 0

@@ -108,7 +108,10 @@ async def end_due_leagues(bot: discord.Client) -> int:
     """End every league past its planned end and post its standings where it was started."""
     store = services_of(bot).store
     ended = 0
+    tables = services_of(bot).tables
     for due in await store.leagues.due():
+        if not tables.owns_guild(due.guild_id):
+            continue  # another process runs this guild's shard and closes its league
         league, rows = await store.leagues.end(due.guild_id)
         ended += 1
         channel = bot.get_channel(league.channel_id) if league.channel_id else None

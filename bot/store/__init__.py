@@ -22,6 +22,7 @@ engine, the table manager or Discord: it checks shapes and stores JSON.
 
 from __future__ import annotations
 
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from bot.store.boards import Boards
@@ -88,7 +89,7 @@ class Store:
         cls,
         path: str | Path,
         *,
-        migrations_dir: Path | None = None,
+        migrations_dir: Traversable | None = None,
         integrity_check: bool = True,
         default_computer_delay: float = 1.0,
     ) -> Store:

@@ -12,11 +12,13 @@ import asyncio
 import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from bot.files import prepare_database_file
 from bot.store.errors import StoreError
 from bot.store.migrations import Migration, load_migrations
 
@@ -74,7 +76,7 @@ def check_file(given: str | Path) -> Path:
     if path.is_dir():
         raise StoreError(f"{path} is a folder, not a database file")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        prepare_database_file(path)  # folder 0700 and file 0600 when new (bot/files.py)
         if path.exists() and path.stat().st_size > 0:
             with path.open("rb") as handle:
                 header = handle.read(len(SQLITE_MAGIC))
@@ -108,7 +110,7 @@ class Database:
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, migrations_dir: Path | None = None, integrity_check: bool = True
+        cls, path: str | Path, *, migrations_dir: Traversable | None = None, integrity_check: bool = True
     ) -> Database:
         """Open (or create) the database at ``path`` and bring its schema up to date.
 

@@ -701,6 +701,9 @@ class FakeDiscord:
                     self.messages.pop(msg["id"], None)
                     return web.Response(status=204)
 
+        if m == "GET" and p == f"/channels/{self.channel_id}":  # fetch_channel before the guild is cached
+            return self._json(self.channel())
+
         mt = re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", p)
         if mt:
             cid, mid = mt.groups()
