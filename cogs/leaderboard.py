@@ -41,7 +41,7 @@ async def board_message(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One page of the leaderboard with Previous/Next buttons. Until someone has played a rated
     game every rating is 0, so the board goes by wins and shows no rating."""
-    if order not in ORDER_NAMES:
+    if order not in ORDER_NAMES or (league_id or 0) >= 2**63:  # a forged or damaged button
         raise Refusal("That leaderboard button is damaged. Use /leaderboard show for a fresh one.")
     store = services(interaction).store
     guild_id = interaction.guild_id or 0

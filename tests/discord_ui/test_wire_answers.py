@@ -105,7 +105,7 @@ async def test_rules_for_every_variant_page_by_page_within_discords_limits(
 NAMED = [
     "garbage", "tn:act:abc:1:play as", "tn:hand:7x", "tn:lobby:{tid}:explode", "tn:act:{tid}:1:play as",
     "tn:sel:{tid}:99", "tn:ask:{tid}:0:explode", "tn:confirm:{tid}:0:explode", "tn:rules:bridge:0:next",
-    "tn:lb::0:zzz:0:Next", "tn:bidamt:{tid}:0", "tn:rules:pitch:999999999999999999999:next", "",
+    "tn:lb::0:zzz:0:Next", "tn:bidamt:{tid}:0", "tn:lb::18446744073709551616:wins:0:Next", "",
 ]  # fmt: skip
 
 
@@ -206,7 +206,7 @@ async def test_every_random_custom_id_and_form_gets_an_answer_within_3_seconds(
         cases = [name.format(tid=table_id) for name in NAMED]
         cases += [fuzzed_id(rng, real) for _ in range(FUZZ - len(cases))]
         assert len(cases) == FUZZ
-        for custom_id in cases:
+        for number, custom_id in enumerate(cases):
             kind = rng.choice([2, 2, 3])
             values = [rng.choice(["pass", "bid 999", "play AS", "x" * 150, ""])] if kind == 3 else None
             message = component_message(fake, custom_id, kind)
@@ -215,6 +215,9 @@ async def test_every_random_custom_id_and_form_gets_an_answer_within_3_seconds(
             slowest = max(slowest, took)
             assert took < ANSWER_WITHIN, (custom_id, took)
             reply_type = callback.json["type"]
+            if number < len(NAMED):  # the shapes named in the issue: an explanation, only to the clicker
+                data = callback.json["data"]
+                assert reply_type == 4 and data["flags"] & EPHEMERAL and data["content"], (custom_id, data)
             if reply_type == 4:
                 assert callback.json["data"]["flags"] & EPHEMERAL, (custom_id, callback.json)
                 answered["ephemeral"] += 1
