@@ -133,7 +133,7 @@ def test_the_drawer_alone_is_told_the_card_drawn_in_two_hand() -> None:
     assert drew[0] not in str(game.view(1).get("drew"))
     seats: list[Seat | None] = [Seat("human", "Ann", 1), Seat("computer", "Computer 2")]
     table = Table(1, 1, 1, 1, "pinochle-2", dict(game.options), 2, seats, status="playing", game=game)
-    assert f"You drew {render.pretty(drew[0])} from the stock" in hand_text(table, 0, game.view(0))
+    assert f"You drew {render.pretty(drew[0])} from the stock last" in hand_text(table, 0, game.view(0))
 
 
 def test_the_buried_cards_are_shown_when_the_three_hand_deal_is_scored() -> None:

@@ -121,7 +121,7 @@ def private_lines(view: dict[str, Any], seat: int, names: list[str]) -> list[str
     """What only this seat's view holds besides the hand (buried, passed, own meld …)."""
     lines = []
     if view.get("drew"):
-        lines.append(f"You drew {render.pretty(view['drew'])} from the stock (only you see this).")
+        lines.append(f"You drew {render.pretty(view['drew'])} from the stock last (only you see this).")
     table_cards = view.get("table")
     if isinstance(table_cards, list) and seat < len(table_cards) and table_cards[seat]:
         lines.append(

@@ -115,6 +115,8 @@ class DiscordPublisher:
                     await self.render_table(table, channel)
         except discord.HTTPException as err:
             log.warning("table %s: could not update Discord: %s", table.id, err)
+        except limits.LimitExceeded as err:  # a bug of ours: Discord would refuse the message
+            log.error("table %s: a message over Discord's limits: %s", table.id, err)
         finally:
             if table.status == "ended" and not (state.dirty or state.messages or state.ping):
                 self.pending.pop(table.id, None)
