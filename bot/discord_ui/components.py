@@ -24,6 +24,9 @@ import discord
 
 from bot import render
 from bot.ai import levels
+from bot.discord_ui import limits
+from bot.discord_ui.bidding import add_bid_controls
+from bot.discord_ui.confirm import IRREVERSIBLE, add_ask_buttons, ask_to_leave
 from bot.discord_ui.messages import hand_text
 from bot.discord_ui.panels import delete_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
@@ -79,8 +82,12 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     bids = [a for a in legal if a.startswith("bid ")]
     card_actions = [a for a in legal if a.split(" ", 1)[0] in CARD_KINDS]
     simple = [a for a in legal if a not in plays and a not in bids and a not in card_actions]
+    risky = [a for a in simple if a in IRREVERSIBLE]  # asked about first, on a row of their own
+    simple = [a for a in simple if a not in risky]
     groups = [
-        (name, group) for name, group in (("bid", bids), ("card", card_actions), ("do", simple)) if group
+        (name, group)
+        for name, group in (("bid", bids), ("card", card_actions), ("do", simple), ("risky", risky))
+        if group
     ]
     card_rows = ROWS - len(groups)
     own_cards = list(view["hand"])
@@ -99,7 +106,11 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     elif plays:
         ui.add_item(ActSelect(table.id, version, plays, render_label=label, group="play"))
     for name, group in groups:
-        if len(group) <= 5:
+        if name == "bid":
+            add_bid_controls(ui, table, view, group)
+        elif name == "risky":
+            add_ask_buttons(ui, table, group)
+        elif len(group) <= 5:
             for action in group:
                 ui.add_item(ActButton(table.id, version, action, label=label(action)))
         else:
@@ -183,6 +194,7 @@ async def show_panel(
     await add_hand_picture(message, view, seat, prefs)
     source = interaction.message
     controls = untracked(message.view)
+    limits.check(content=message.content, view=controls)
     if source is not None and source.flags.ephemeral:
         await interaction.response.edit_message(
             content=message.content, view=controls, attachments=message.files()
@@ -225,7 +237,9 @@ async def act_and_answer(
             public = table.game.public_view() if table.game else {}
             outcome = render.status_text(public, table.names()) if public else "The game is over."
             shown = render.action_label(public, action)
-            await interaction.response.edit_message(content=f"You: {shown}. {outcome}", view=None)
+            await interaction.response.edit_message(
+                **limits.checked(content=f"You: {shown}. {outcome}", view=None)
+            )
             services(interaction).publisher.panels.drop(table.id, result.seat)  # nothing left to edit
             return
         seat, view = result.seat, result.view
@@ -250,9 +264,9 @@ class LobbyButton(
     def __init__(self, table_id: int, op: str) -> None:
         if op.startswith("add-"):
             level = op[4:]
-            label, style = f"Add computer ({level})", discord.ButtonStyle.secondary
-        else:
-            label, style = LOBBY_LABELS[op]
+            label, style = limits.clip(f"Add computer ({level})", limits.LABEL), discord.ButtonStyle.secondary
+        else:  # an unknown op (a forged or damaged id) is answered by the callback
+            label, style = LOBBY_LABELS.get(op, ("?", discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tn:lobby:{table_id}:{op}"))
         self.table_id = table_id
         self.op = op
@@ -270,12 +284,16 @@ class LobbyButton(
             if self.op == "join":
                 seat = await manager.join(table, user, display_name(interaction))
                 await reply(interaction, f"You took seat {seat + 1} at the {table.title} table.")
+            elif self.op == "leave" and table.status != "lobby" and table.seat_of(user) is not None:
+                await ask_to_leave(interaction, table)  # an old lobby message: leaving is final now
             elif self.op == "leave":
                 await manager.leave(table, user)
                 await reply(interaction, "You left the table.")
             elif self.op == "start":
                 await manager.start(table, user, is_admin=is_admin(interaction))
                 await reply(interaction, "The game has started. Click **Show my hand** to see your cards.")
+            elif not self.op.startswith("add-"):
+                raise TableError("That lobby button is not one I know. Nothing was changed.")
             else:
                 seat = await manager.add_computer(table, user, self.op[4:])
                 await reply(interaction, f"A computer player ({self.op[4:]}) sits in seat {seat + 1}.")
@@ -374,7 +392,8 @@ class ActSelect(
         group: str | None = None,
     ) -> None:
         options = [
-            discord.SelectOption(label=(render_label or str)(a)[:100], value=a) for a in (actions or [])[:25]
+            discord.SelectOption(label=limits.clip((render_label or str)(a), limits.OPTION_TEXT), value=a)
+            for a in (actions or [])[: limits.SELECT_OPTIONS]
         ]
         super().__init__(
             discord.ui.Select(custom_id=f"tn:sel:{table_id}:{version}" + (f":{group}" if group else ""),

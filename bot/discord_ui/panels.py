@@ -23,6 +23,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui import limits
 from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,7 @@ async def edit_panel(client: discord.Client, panel: Panel, **fields: Any) -> boo
     view = fields.get("view")
     if isinstance(view, discord.ui.View):
         untracked(view)
+    limits.checked(**fields)
     webhook = discord.Webhook.partial(panel.application_id, panel.token, client=client)
     try:
         await webhook.edit_message(panel.message_id, **fields)

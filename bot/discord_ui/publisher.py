@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot import render
+from bot.discord_ui import limits
 from bot.discord_ui.components import SeatButton, add_hand_picture, panel_message, table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.discord_ui.panels import Panel, Panels, edit_panel
@@ -117,7 +118,8 @@ class DiscordPublisher:
             while state.dirty or state.messages or state.ping:
                 while state.messages:
                     text = state.messages.pop(0)
-                    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+                    for part in limits.split_content(text):
+                        await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
                 if state.ping:
                     ids, text = state.ping
                     state.ping = None
@@ -135,6 +137,8 @@ class DiscordPublisher:
                 await self._close_panels(table)
         except discord.HTTPException as err:
             log.warning("table %s: could not update Discord: %s", table.id, err)
+        except limits.LimitExceeded as err:  # a bug of ours: Discord would refuse the message
+            log.error("table %s: a message over Discord's limits: %s", table.id, err)
         finally:
             if table.status == "ended" and not (state.dirty or state.messages or state.ping):
                 self.pending.pop(table.id, None)
@@ -190,7 +194,7 @@ class DiscordPublisher:
         view = discord.ui.View(timeout=None)
         view.add_item(SeatButton(table.id, "hand"))
         message = await channel.send(
-            f"{mentions} {text}{hint}",
+            limits.clip(f"{mentions} {text}{hint}", limits.CONTENT),
             view=view if needs_button else discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
         )
@@ -277,6 +281,7 @@ class DiscordPublisher:
         if picture is not None:
             embed.set_image(url=f"attachment://{TABLE_FILE}")
         state = self.pending.setdefault(table.id, _Pending())
+        limits.check(content=content, embed=embed, view=view)
         if (
             table.message_id is not None
             and not repost

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from bot.app import TrickNightBot
@@ -86,3 +87,13 @@ def view_timeout_tasks() -> list[Any]:
     """discord.py's 15-minute timeout tasks of tracked Views (one per ephemeral View it keeps)."""
     tasks = asyncio.all_tasks()
     return [t for t in tasks if "timeout_task_impl" in getattr(t.get_coro(), "__qualname__", "")]
+
+
+# A deal's report names cards of the deal it scores (which card was High, Low or Jack, what the
+# bidder buried): they were played or shown in that deal, and the next deal is already dealt when
+# the report is posted, so the audit of hidden cards leaves those notes out.
+PAST_DEAL_CARDS = re.compile(r"^  (?:(?:High|Low|Jack) \([^)]*\):|.* had buried .*$)", re.MULTILINE)
+
+
+def without_past_deal_cards(text: str) -> str:
+    return PAST_DEAL_CARDS.sub("", text)

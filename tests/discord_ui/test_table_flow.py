@@ -14,6 +14,7 @@ from tests.discord_ui.helpers import (
     enabled_action_ids,
     message_by_id,
     table_of,
+    without_past_deal_cards,
 )
 
 CARD_SYMBOL_TEXT = {card.pretty for card in ALL_CARDS}
@@ -43,7 +44,7 @@ def hidden_cards(bot: Any, channel_id: int) -> set[str]:
 
 
 def public_text(message: Any) -> str:
-    parts = [message.content or ""]
+    parts = [without_past_deal_cards(message.content or "")]
     for embed in message.embeds:
         parts.append(embed.title or "")
         parts.append(embed.description or "")
@@ -182,7 +183,10 @@ async def test_ending_a_table_closes_the_panels_and_old_buttons_answer_clearly(w
     other = bob if person is alice else alice
     live = await other.click(table_message, label="Show my hand")
     r = await alice.slash(channel, "table end")
-    assert r.ephemeral
+    assert r.ephemeral and "no result is recorded" in r.response.content
+    assert env.bot.tables.table_in(channel.id) is table  # asked first: nothing ended yet
+    r = await alice.click(r.response, label="Yes, end the table")
+    assert "is ended" in r.response.content
     assert env.bot.tables.table_in(channel.id) is None
     assert message_by_id(channel, table.message_id).components == []  # the public buttons are gone
     assert live.response.components == [] and "ended" in live.response.content  # the live panel too
