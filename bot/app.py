@@ -5,7 +5,6 @@ resumes unfinished tables and syncs the slash commands. Wiring only: the behavio
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import sys
@@ -15,14 +14,14 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord_ui import DiscordPublisher, answer_command_error
-from bot.store import Store, StoreError
+from bot.discord_ui import DiscordPublisher, answer_command_error, answer_unhandled
+from bot.store import Store
 from bot.tables import Table, TableManager
 
 log = logging.getLogger(__name__)
 
 SWITCH_INTERVAL = 0.001
-EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld")
+EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld", "cogs.admin", "cogs.help")
 
 
 class TrickNightBot(commands.AutoShardedBot):
@@ -34,6 +33,8 @@ class TrickNightBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, min_edit_interval: float = 1.0, **kwargs: Any) -> None:
         intents = discord.Intents.default()
+        if settings.shard_ids is not None:  # TRICKNIGHT_SHARD_IDS: only these shards in this process
+            kwargs.setdefault("shard_ids", list(settings.shard_ids))
         # Nothing the bot sends notifies anyone unless it says so: only the turn ping names its
         # people (a league or player name with @everyone in it stays text).
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
@@ -55,6 +56,8 @@ class TrickNightBot(commands.AutoShardedBot):
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._frozen = False
         self.tree.error(answer_command_error)
+        # Clicks and forms no handler takes still get an answer (never "This interaction failed").
+        self.add_listener(answer_unhandled, "on_interaction")
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(
@@ -68,7 +71,8 @@ class TrickNightBot(commands.AutoShardedBot):
             on_final=self._table_final,
             on_gone=self._table_gone,
         )
-        self.tables = TableManager(self.store, self.publisher)
+        # owns_guild: only the tables of guilds on this process's shards (TRICKNIGHT_SHARD_IDS).
+        self.tables = TableManager(self.store, self.publisher, owns_guild=self.settings.owns_guild)
         # The cogs (and the persistent items they register) load before resume_all(), so a resumed
         # table's old buttons are answered as soon as the table is back.
         for extension in EXTENSIONS:
@@ -111,23 +115,3 @@ class TrickNightBot(commands.AutoShardedBot):
             await self.publisher.wait_idle()
             await self.store.close()
         await super().close()
-
-
-async def check_store(settings: Settings) -> None:
-    """Open and close the database once, so a bad file stops start-up before we connect."""
-    store = await Store.open(settings.database, default_computer_delay=settings.computer_delay)
-    await store.close()
-
-
-def run_bot(settings: Settings) -> int:
-    """Run until stopped (Ctrl+C). The token goes to discord.py only; it is never logged."""
-    try:
-        asyncio.run(check_store(settings))
-    except StoreError as err:
-        print(f"tricknight: {err}", file=sys.stderr)
-        return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    bot = TrickNightBot(settings)
-    assert settings.token is not None
-    bot.run(settings.token, log_handler=None)
-    return 0

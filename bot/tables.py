@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 # A computer turn or a turn timer gives up on a locked, full or read-only database sooner than a
 # person's click (which has Discord's 3 s): the table is paused and tried again later.
 BACKGROUND_PATIENCE = 0.5
+
+
+RESTARTING = "Trick Night is restarting: try again in a minute. Nothing was changed."
 
 
 class TableError(Refusal):
@@ -187,9 +190,14 @@ class ActResult:
 class TableManager:
     """Owns every live table; all changes go through its methods under the table's lock."""
 
-    def __init__(self, store: Store, publisher: Publisher) -> None:
+    def __init__(
+        self, store: Store, publisher: Publisher, *, owns_guild: Callable[[int], bool] | None = None
+    ) -> None:
         self.store = store
         self.publisher = publisher
+        # Whether this process runs the guild's shard (Settings.owns_guild): only those tables are
+        # resumed and timed here; another process runs the rest.
+        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda guild_id: True)
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._closing = False
@@ -235,6 +243,7 @@ class TableManager:
         players: int | None = None,
     ) -> Table:
         """Open a lobby in a channel with the host in the first seat."""
+        self._refuse_while_closing()
         existing = self.by_channel.get(channel_id)
         if existing is not None:
             raise TableError(
@@ -280,6 +289,7 @@ class TableManager:
     async def leave(self, table: Table, user_id: int) -> None:
         """Leave a lobby (the host's leaving passes hosting on), or hand a game seat to a computer."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You have no seat at this table.")
@@ -335,11 +345,16 @@ class TableManager:
         self.publisher.table_changed(table)
         self._after_change(table)
 
+    def check_may_end(self, table: Table, user_id: int, *, is_admin: bool) -> None:
+        """Refuse unless this person may end the table (the host or someone with Manage Server)."""
+        if user_id != table.host_id and not is_admin:
+            raise TableError("Only the host (or someone with Manage Server) can end the table.")
+
     async def end(self, table: Table, user_id: int, *, is_admin: bool) -> None:
         """Stop a table without a result (host or Manage Server)."""
         async with table.lock:
-            if user_id != table.host_id and not is_admin:
-                raise TableError("Only the host (or someone with Manage Server) can end the table.")
+            self._refuse_while_closing()
+            self.check_may_end(table, user_id, is_admin=is_admin)
             await self._close(table, "abandoned")
         self.publisher.announce(
             table, f"The {table.title} table was ended by <@{user_id}>. No result is recorded."
@@ -352,6 +367,7 @@ class TableManager:
     ) -> ActResult:
         """A person's decision. ``version`` (from a button) must match the table's current one."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = self._playing_seat(table, user_id)
             if version is not None and version != table.version:
                 raise StaleAction("That button is out of date: the game has moved on. Here is your hand now.")
@@ -367,6 +383,7 @@ class TableManager:
     async def take_back(self, table: Table, user_id: int) -> None:
         """A person whose seat a computer was playing (turn timer) takes it back."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = self._playing_seat(table, user_id)
             current = table.seats[seat]
             assert current is not None
@@ -432,6 +449,8 @@ class TableManager:
         """Rebuild every unfinished table from the store (seed + log) and carry on playing."""
         resumed = []
         for record in await self.store.games.unfinished():
+            if not self.owns_guild(record.guild_id):
+                continue  # a guild on another process's shards: that process resumes it
             try:
                 table = self._rebuild(record)
             except EngineError as err:
@@ -472,15 +491,22 @@ class TableManager:
         return table
 
     async def shutdown(self) -> None:
-        """Stop computer turns and timers (the state is already saved)."""
-        self._closing = True
+        """Stop taking changes, let the change in flight at each table finish writing, then stop
+        computer turns and timers. Every accepted action is stored, so the next start resumes."""
+        self._closing = True  # from now on every change is refused with RESTARTING
         self.upkeep.cancel()
-        tasks = [t for table in self.by_id.values() for t in (table.driver, table.timer) if t]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        async with contextlib.AsyncExitStack() as held:
+            for table in list(self.by_id.values()):
+                # Waits for the write in flight there; holding the lock, nothing new starts.
+                await held.enter_async_context(table.lock)
+            tasks = [t for table in self.by_id.values() for t in (table.driver, table.timer) if t]
+            for task in tasks:
+                if task is not asyncio.current_task():
+                    task.cancel()
+            for task in tasks:
+                if task is not asyncio.current_task():
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
 
     # ----- internals -------------------------------------------------------------------------------
     def _track(self, table: Table) -> None:
@@ -491,7 +517,12 @@ class TableManager:
         settings = await self.store.settings.get(guild_id)
         return dict(settings.default_options.get(variant, {}))
 
+    def _refuse_while_closing(self) -> None:
+        if self._closing:
+            raise TableError(RESTARTING)
+
     def _check_lobby(self, table: Table, verb: str) -> None:
+        self._refuse_while_closing()
         if table.status != "lobby":
             raise TableError(f"The game has already started: you cannot {verb} it now.")
 
@@ -605,6 +636,8 @@ class TableManager:
     def _after_change(self, table: Table) -> None:
         if self._closing or table.status != "playing" or table.game is None or table.game.is_over:
             return
+        if not self.owns_guild(table.guild_id):
+            return  # computer turns and turn timers run in the process that owns the guild's shard
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
@@ -654,7 +687,7 @@ class TableManager:
                 await asyncio.sleep(delay)
             action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
             async with table.lock:
-                if table.version != version or table.status != "playing":
+                if table.version != version or table.status != "playing" or self._closing:
                     continue
                 await self._apply(table, seat, action)
             self._after_change(table)  # a person to act next gets the ping and the timer
@@ -671,7 +704,7 @@ class TableManager:
         self.publisher.turn_ping(table, user_ids, f"reminder: it is your turn (about {minutes} min left)")
         await asyncio.sleep(timeout / 2)
         async with table.lock:
-            if table.version != version or table.game is None or table.status != "playing":
+            if table.version != version or table.game is None or table.status != "playing" or self._closing:
                 return
             away = []
             for index in table.game.to_act:

@@ -143,7 +143,10 @@ class Upkeep:
         table message (the publisher reports back when it is shown: ``final_shown``). ``skip``:
         games already being shown (resumed games whose result start-up just stored)."""
         manager = self.manager
-        records = [r for r in await manager.store.games.unannounced() if r.id not in skip]
+        records = [
+            r for r in await manager.store.games.unannounced()
+            if r.id not in skip and manager.owns_guild(r.guild_id)  # other shards' processes show theirs
+        ]  # fmt: skip
         for record in records:
             table = manager.rebuild(record)
             table.status = "ended"

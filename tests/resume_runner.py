@@ -1,7 +1,7 @@
 """A bot process without Discord, for the kill-and-restart test: it opens the store, resumes every
 unfinished table (or, with --create, opens computer-only tables) and plays until all have ended.
 
-Usage: python -m tests.resume_runner DB [--create N]
+Usage: python -m tests.resume_runner DB [--create N] [--delay SECONDS]
 
 The tables created cycle through VARIANTS (every family and player count), each with options
 that keep a game to a few hundred actions.
@@ -46,12 +46,8 @@ VARIANTS = [
 ]
 
 
-# A few milliseconds a computer move, so the games outlast the kills whatever the store's speed.
-COMPUTER_DELAY = 0.005
-
-
-async def main(path: str, create: int) -> None:
-    store = await Store.open(path, default_computer_delay=COMPUTER_DELAY)
+async def main(path: str, create: int, delay: float) -> None:
+    store = await Store.open(path, default_computer_delay=delay)
     manager = TableManager(store, SilentPublisher())
     tables = await manager.resume_all()
     for channel in range(1, create + 1):
@@ -64,6 +60,8 @@ async def main(path: str, create: int) -> None:
         await manager.start(table, host)
         await manager.leave(table, host)
         tables.append(table)
+    while any(t.version == 0 and t.status != "ended" for t in tables):
+        await asyncio.sleep(0.005)  # "ready" means playing: every table has stored a move
     print("ready", flush=True)
     while any(t.status != "ended" for t in tables):
         await asyncio.sleep(0.02)
@@ -76,5 +74,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("db")
     parser.add_argument("--create", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds a computer move takes")
     args = parser.parse_args()
-    asyncio.run(main(args.db, args.create))
+    asyncio.run(main(args.db, args.create, args.delay))

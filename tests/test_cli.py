@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser, main, play_command
+from tests.hosting.harness import fake_token
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,11 +134,34 @@ def test_play_every_pinochle_variant_to_the_end_choosing_the_first_option(varian
 def test_a_corrupt_or_foreign_database_stops_start_up_clearly(tmp_path: Path, content: bytes) -> None:
     db = tmp_path / "broken.db"
     db.write_bytes(content)
-    result = run_cli(
-        cwd=tmp_path, env={"DISCORD_TOKEN": "secret-token-value", "TRICKNIGHT_DATABASE": str(db)}
-    )
+    token = fake_token()
+    result = run_cli(cwd=tmp_path, env={"DISCORD_TOKEN": token, "TRICKNIGHT_DATABASE": str(db)})
     assert result.returncode == 2
     assert "not a Trick Night database" in result.stderr or "damaged" in result.stderr, result.stderr
     assert str(db) in result.stderr
-    assert "secret-token-value" not in result.stderr + result.stdout
+    assert token not in result.stderr + result.stdout
     assert db.read_bytes() == content
+
+
+def test_the_terminal_lists_the_next_bids_and_takes_any_typed_bid() -> None:
+    args = build_parser().parse_args(["play", "pinochle-4-auction", "--seed", "2"])
+    out = io.StringIO()
+    assert play_command(args, io.StringIO("bid 990\nquit\n"), out) == 0
+    text = out.getvalue()
+    first_menu = text[text.index("Your hand:") :].split("\n")
+    menu_lines = []
+    for line in first_menu[1:]:
+        if not line.startswith("  "):
+            break
+        menu_lines.append(line)
+    assert menu_lines[:6] == [
+        "  1. Pass",
+        "  2. Bid 100",
+        "  3. Bid 110",
+        "  4. Bid 120",
+        "  5. Bid 130",
+        "  6. Bid 140",
+    ]
+    assert menu_lines[6] == "  … or type 'bid N' for any other bid up to 1000."
+    assert len(menu_lines) == 7  # not 92 lines
+    assert "You bid 990." in text and "You win the bid at 990." in text

@@ -19,12 +19,15 @@ from tests.resume_runner import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = len(VARIANTS)
+# A few milliseconds a computer move, so the games outlast the kills whatever the store's speed.
+COMPUTER_DELAY = 0.005
 
 
 def start_runner(db: Path, create: int = 0) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.resume_runner", str(db), "--create", str(create)],
+        [sys.executable, "-m", "tests.resume_runner", str(db), "--create", str(create),
+         "--delay", str(COMPUTER_DELAY)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
     )  # fmt: skip
 

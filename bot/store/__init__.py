@@ -19,6 +19,7 @@ retried for a moment, then ``StoreUnavailable`` says which:
 - ``store.settings``: get, update
 - ``store.boards``: page, count, player_stats, reset, export_csv
 - ``store.leagues``: start, active, get, list, due, end, unposted, mark_posted, standings
+- ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
 
 The rating arithmetic is the pure ``bot.store.ratings.rate``. The store imports nothing of the
 engine, the table manager or Discord: it checks shapes and stores JSON.
@@ -27,6 +28,7 @@ engine, the table manager or Discord: it checks shapes and stores JSON.
 from __future__ import annotations
 
 import time
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from bot.store.boards import Boards
@@ -35,6 +37,7 @@ from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRe
 from bot.store.games import Games
 from bot.store.leagues import Leagues
 from bot.store.migrations import Migration, load_migrations, migrations_dir
+from bot.store.players import PlayerPrefs, Players
 from bot.store.records import (
     FamilyRating,
     GameRecord,
@@ -63,7 +66,9 @@ __all__ = [
     "League",
     "Leagues",
     "Migration",
+    "PlayerPrefs",
     "PlayerStats",
+    "Players",
     "RecentGame",
     "Results",
     "SeatResult",
@@ -89,13 +94,14 @@ class Store:
         self.settings = GuildSettingsRepo(db, default_computer_delay)
         self.boards = Boards(db)
         self.leagues = Leagues(db)
+        self.players = Players(db)
 
     @classmethod
     async def open(
         cls,
         path: str | Path,
         *,
-        migrations_dir: Path | None = None,
+        migrations_dir: Traversable | None = None,
         integrity_check: bool = True,
         default_computer_delay: float = 1.0,
     ) -> Store:

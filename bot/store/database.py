@@ -25,9 +25,11 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.files import prepare_database_file
 from bot.store.errors import StoreError
 from bot.store.migrations import Migration, load_migrations
 from bot.store.worker import Job, Stats, Worker, transient_reason
@@ -111,7 +113,7 @@ def check_file(given: str | Path) -> Path:
     if path.is_dir():
         raise StoreError(f"{path} is a folder, not a database file")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        prepare_database_file(path)  # folder 0700 and file 0600 when new (bot/files.py)
         if path.exists() and path.stat().st_size > 0:
             with path.open("rb") as handle:
                 header = handle.read(len(SQLITE_MAGIC))
@@ -187,7 +189,7 @@ class Database:
         cls,
         path: str | Path,
         *,
-        migrations_dir: Path | None = None,
+        migrations_dir: Traversable | None = None,
         integrity_check: bool = True,
         readers: int = READERS,
     ) -> Database:

@@ -1,4 +1,4 @@
--- Version 4: loose ends are tidied after a restart.
+-- Version 5: loose ends are tidied after a restart.
 -- When a finished (ended or abandoned) game's last line and final table message were shown;
 -- NULL: not yet, so start-up shows them. Games that finished before this version count as shown.
 ALTER TABLE games ADD COLUMN announced_at REAL;

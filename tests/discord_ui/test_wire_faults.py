@@ -95,7 +95,7 @@ async def test_no_default_mentions_and_the_turn_ping_names_its_person_only(
 ) -> None:
     async with running(make_bot(tmp_path)):
         await fake.wait_for_request("PUT", r"^/applications/\d+/commands$")
-        league = slash(fake, "league", "start", name="@everyone party night")
+        league = slash(fake, "admin", "league-start", name="@everyone party night")
         league["member"]["permissions"] = str(MANAGE_GUILD)
         answer = await ask(fake, league)
         assert "@everyone party night" in answer.json["data"]["content"]
