@@ -10,6 +10,7 @@ from bot.engine.actions import PASS, Action, Kind, bid, play
 from bot.engine.cards import Card, Rank, Suit, make_deck
 from bot.engine.game import Event, Game, Outcome, register
 from bot.engine.options import OptionSpec
+from bot.engine.prose import rules_prose
 from bot.engine.tricks import has_suit, sort_hand, trick_winner
 
 STRENGTH: dict[Rank, int] = {rank: rank.index for rank in Rank}  # A high ... 2 low
@@ -365,21 +366,7 @@ class AuctionPitch(PitchBase):
         OptionSpec("dealer-steal", False, "The dealer alone may equal the highest bid"),
         OptionSpec("smudge", False, "A made bid of 4 wins the game at once (unless below zero)"),
     )
-    rules_text = (
-        "Auction Pitch (Setback), 2-7 players, 6 cards each from a 52-card pack.\n"
-        "Bidding: starting left of the dealer, each player once bids 1-4 (higher than any earlier "
-        "bid) or passes; if all pass the same dealer deals again.\n"
-        "Play: the pitcher leads; that card's suit is trump. On a trump lead play trump if you can; "
-        "on a plain lead follow suit or trump (never a third suit while you hold the led suit); "
-        "void, play anything. Highest trump, else highest card of the led suit, wins.\n"
-        "Points: High and Low (highest and lowest trump in play, to whoever takes them), Jack (jack "
-        "of trump, only if dealt), Game (highest total of A 4, K 3, Q 2, J 1, 10 = 10; a tie scores "
-        "no Game point).\n"
-        "Scoring: the pitcher scores what they took if it reaches the bid, otherwise loses the bid "
-        "(scores can go negative); everyone else scores what they took. First to the target wins; "
-        "if several reach it together the pitcher wins if among them, otherwise the deal's points "
-        "are counted High, Low, Jack, Game and the first to reach it wins."
-    )
+    rules_text = rules_prose("pitch")
 
     def dealer_may_steal(self) -> bool:
         return bool(self.options["dealer-steal"])
@@ -437,14 +424,7 @@ class PartnershipPitch(PitchBase):
         ),
         OLD_HIGH_LOW,
     )
-    rules_text = (
-        "Partnership Pitch (Brian Gordon's rules): four players, partners opposite, points scored "
-        "by sides.\nBids are 2, 3, 4 or smudge (all four points and every trick). The dealer may "
-        "steal by equalling the highest bid, and must bid at least 2 when the others all pass.\n"
-        "Smudge made scores 5, failed -5; taking all four points and all tricks without bidding "
-        "smudge scores 4. A failed bid is subtracted.\nGame is 21, but the game ends only when the "
-        "pitching side makes its bid and then has 21 or more: that side wins."
-    )
+    rules_text = rules_prose("pitch-partnership")
 
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
         return ((0, 2), (1, 3))

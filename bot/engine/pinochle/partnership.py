@@ -27,6 +27,7 @@ from bot.engine.pinochle.common import (
     round_counters,
     trump_action,
 )
+from bot.engine.prose import rules_prose
 
 PASS_OPTION = OptionSpec(
     "pass",
@@ -39,22 +40,6 @@ RULES_OPTION = OptionSpec(
     "partnership",
     "partnership: turned trump, dix exchange, declaring out (§6); auction: bidding from 100 (§7)",
     ("partnership", "auction"),
-)
-
-COMMON_RULES = (
-    "Cards rank A 10 K Q J 9; of two identical cards the first played wins. Counters: A 11, 10 10, "
-    "K 4, Q 3, J 2, last trick 10 (250 in a 48-card deal); options count=tens-fives (A,10 = 10, "
-    "K,Q = 5) and count=tens (A,10,K = 10). Counters are rounded to tens, 7 or more up (87 → 90, "
-    "125 → 120) [gap: applied in every partnership game].\n"
-    "Meld (everyone shows after trump is named, then takes it back): flush 150, royal marriage 40, "
-    "marriage 20, dix 10, 100 aces, 80 kings, 60 queens, 40 jacks, pinochle 40, double pinochle "
-    "300, double flush 1500, 8 aces 1000, 8 kings 800, 8 queens 600, 8 jacks 400. A card counts in "
-    "melds of different classes (A: flush, marriages, dix; B: arounds; C: pinochle) but in one meld "
-    "per class; a flush contains its royal marriage (an extra K Q of trump is a royal marriage of "
-    "its own); meld is always counted in the arrangement that scores most. A side must win a "
-    "trick to score its meld.\n"
-    "Play: follow suit; on a trump lead beat the best trump if you can; with no card of the led "
-    "suit, trump if you can (no duty to over-trump a trick already trumped); otherwise any card."
 )
 
 
@@ -488,22 +473,7 @@ class Partnership(PartnershipBase):
     player_counts = (4,)
     default_players = 4
     option_specs = (MATCH_OPTION, COUNT_OPTION)
-    rules_text = (
-        "Partnership Pinochle: four players, partners opposite, 48 cards, 12 each (3 at a time). The "
-        "dealer's last card is turned face up: its suit is trump. From the dealer's left, each player "
-        "holding a dix (9 of trump) may exchange it for that card and scores the dix's 10 [gap: only "
-        "while the turned card is not itself a dix, so once per deal; the 10 is part of the "
-        "exchanger's meld]; then the dealer takes the card into hand (a dix received this way is not "
-        "scored again; a turned-up dix is simply part of the dealer's meld).\n"
-        + COMMON_RULES
-        + "\nThe dealer's left leads the first trick [gap].\n"
-        "Scoring: sides add meld + counters; 1000 wins; if several sides pass the target in one deal "
-        "it rises by 250 (1250, 1500, …) and play goes on [gap: even a side already past the new "
-        "target plays another deal]. Any player may declare out while the cards are played: play "
-        "stops, the side's score + meld (if it has a trick) + counters so far (rounded) is counted; "
-        "at the target that side wins, otherwise it loses. Option match=deal: one deal, the higher "
-        "total wins (no declaring out)."
-    )
+    rules_text = rules_prose("pinochle-4")
 
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
         return ((0, 2), (1, 3))
@@ -516,44 +486,13 @@ class PartnershipAuction(PartnershipBase):
     player_counts = (4,)
     default_players = 4
     option_specs = (MATCH_OPTION, COUNT_OPTION, PASS_OPTION)
-    rules_text = (
-        "Partnership Auction Pinochle: four players, partners opposite, 48 cards, 12 each; no card "
-        "is turned. Bidding from the dealer's left: at least 100, in steps of 10 [gap], up to 1000 "
-        "[gap]; a pass is final; if the other three pass, the dealer is stuck and must bid [gap: at "
-        "least 100]. The winner names trump. Option pass=4: the bidder's partner passes 4 cards to "
-        "the bidder, who passes 4 back (after trump is named, before meld [gap]; one card at a "
-        "time, 'give 9C', the cards changing hands when all 4 are chosen).\n"
-        + COMMON_RULES
-        + "\nThe dealer's left leads the first trick.\n"
-        "Scoring: a side scores meld (only with a trick) + counters. If the bidding side reaches its "
-        "bid it scores everything, otherwise the bid is subtracted; the other side always scores. "
-        "Game 1000, the bidding side counted first (then the others clockwise), so the game always "
-        "ends at 1000; no declaring out. Option match=deal: one deal, the higher total wins."
-    )
+    rules_text = rules_prose("pinochle-4-auction")
 
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
         return ((0, 2), (1, 3))
 
     def is_auction(self) -> bool:
         return True
-
-
-SIX_EIGHT_RULES = (
-    "96 cards (two pinochle packs), dealt 4 at a time: 16 each for 6 players (two sides of 3, "
-    "seated alternately), 12 each for 8 players (four sides of 2, partners opposite). Option "
-    "rules=partnership (default: the dealer's last card turned for trump, dix exchange, declaring "
-    "out, §6) or rules=auction (bidding from 100 in steps of 10 up to 2000 [gap], §7; option "
-    "pass=4 with the partner opposite, or for 6 players the next partner clockwise [gap]).\n"
-    + COMMON_RULES
-    + "\nExtra meld with 96 cards: two marriages in one suit 300, three 600 [gap: royal marriages "
-    "too, those inside a flush excepted]; triple pinochle 600, quadruple 1200; every other triple "
-    "twice its double (triple flush 3000, 12 aces 2000, 12 kings 1600, 12 queens 1200, 12 jacks "
-    "800); every other quadruple 3000. Counters total 490 in a 96-card deal.\n"
-    "Scoring as in the 4-player game of the chosen rules. Partnership rules: with several sides "
-    "past the target it rises by 250; a side declaring out wrongly loses and the other side with "
-    "the highest score wins [gap]. Auction rules: the bidding side is counted first, then the "
-    "others clockwise from the bidder; the first at 1000 wins [gap]. Option match=deal: one deal."
-)
 
 
 class NinetySix(PartnershipBase):
@@ -569,7 +508,7 @@ class SixHand(NinetySix):
     title = "Six-Hand Pinochle (96 cards)"
     player_counts = (6,)
     default_players = 6
-    rules_text = "Six-Hand Pinochle: " + SIX_EIGHT_RULES
+    rules_text = rules_prose("pinochle-6")
 
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
         return ((0, 2, 4), (1, 3, 5))
@@ -581,7 +520,7 @@ class EightHand(NinetySix):
     title = "Eight-Hand Pinochle (96 cards)"
     player_counts = (8,)
     default_players = 8
-    rules_text = "Eight-Hand Pinochle: " + SIX_EIGHT_RULES
+    rules_text = rules_prose("pinochle-8")
 
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
         return ((0, 4), (1, 5), (2, 6), (3, 7))

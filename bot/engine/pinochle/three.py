@@ -22,6 +22,7 @@ from bot.engine.pinochle.common import (
     meld_json,
     trump_action,
 )
+from bot.engine.prose import rules_prose
 
 HAND_SIZE = 15
 WIDOW = 3
@@ -64,31 +65,7 @@ class ThreeHand(PinochleGame):
         OptionSpec("suit-bonus", False, "Spades trump pays double, hearts triple"),
         OptionSpec("set-single", False, "A set costs 1x the chips and a concession 1/2 (rounded up)"),
     )
-    rules_text = (
-        "Three-Hand Auction Pinochle: 48 cards (A 10 K Q J 9 twice per suit), 15 each and 3 face "
-        "down to the widow. Bidding from the dealer's left: at least 300, in steps of 10 [gap] up to "
-        "800 [gap]; a pass is final. If all pass, the dealer is forced to 250 and may concede without "
-        "looking at the widow, paying 1 chip to the kitty ('concede'), or play it ('bid 250').\n"
-        "The bidder turns up the widow and takes it, names trump and melds (only the bidder melds: "
-        "flush 150, royal marriage 40, marriage 20, dix 10, 100 aces, 80 kings, 60 queens, 40 jacks, "
-        "pinochle 40, double pinochle 300; a card in melds of different classes but one meld per "
-        "class, a flush contains its royal marriage). Then the bidder buries 3 cards not used in the "
-        "meld [gap: a meld card only when every other card is buried, and that meld is then lost], "
-        "one at a time ('bury 9C').\n"
-        "Play: the bidder leads [gap]. Follow suit; on a trump lead beat the best trump if you can; "
-        "with no card of the led suit trump if you can (no duty to over-trump); otherwise any card. "
-        "Counters A 11, 10 10, K 4, Q 3, J 2, last trick 10, not rounded [gap]; buried cards count "
-        "for the bidder.\n"
-        "Settlement: meld + counters reaching the bid wins the chips of the bid from each opponent "
-        "and from the kitty (an imaginary player that only pays and is paid); otherwise the bidder "
-        "pays each of them double. After seeing the widow (until the first lead) the bidder may "
-        "concede and pay single. Chips: 300–349 3, 350–399 5, 400–449 10, 450–499 15, 500–549 20, "
-        "550–599 25, 600+ 30 (the forced 250 as 300 [gap]); options chips=3-5-10-20-40-80-160 or "
-        "chips=1-2-4-6-8-10-12, suit-bonus (spades pay double, hearts triple), set-single (a set "
-        "costs single, a concession half, rounded up [gap]; a concession before trump is named pays "
-        "no suit bonus [gap]). The session is a number of deals (option deals, default 6 [gap]); "
-        "the most chips wins, equal balances share the win; the kitty's balance is only shown."
-    )
+    rules_text = rules_prose("pinochle-3")
 
     def declaring_out_allowed(self) -> bool:
         return False

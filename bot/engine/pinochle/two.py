@@ -34,6 +34,7 @@ from bot.engine.pinochle.common import (
     codes,
     round_counters,
 )
+from bot.engine.prose import rules_prose
 
 HAND_SIZE = 12
 _MELD_ACTIONS: dict[tuple[Card, ...], Action] = {}
@@ -61,38 +62,7 @@ class TwoHand(PinochleGame):
         MATCH_OPTION,
         OptionSpec("deck64", False, "64 cards (adds 8s and 7s); the dix is the 7 of trump"),
     )
-    rules_text = (
-        "Two-Hand Pinochle (Bicycle rules): 48 cards, two of each A 10 K Q J 9 per suit, ranking A 10 "
-        "K Q J 9; of two identical cards the first played wins. Deal 12 each; the next card is "
-        "turned face up for trump and the rest form the stock. The non-dealer leads first [gap].\n"
-        "While the stock lasts any card may be played (no duty to follow). The trick's winner may "
-        "meld ONE combination by laying it on the table, then draws the top card, then the loser "
-        "draws. Each meld must put at least one new card from the hand on the table; a melded card "
-        "can be used again only in a meld of another class or a higher-scoring meld of the same class "
-        "(royal marriage 40 → flush 150; pinochle 40 → double pinochle 300). Classes: A flush 150, "
-        "royal marriage 40, marriage 20, dix 10; B 100 aces, 80 kings, 60 queens, 40 jacks; C "
-        "pinochle 40, double pinochle 300. So K♠ Q♠ J♦ cannot score marriage and pinochle at once: "
-        "lay Q♠ J♦ (40), then K♠ after a later won trick (20). Melded cards stay on the table, "
-        "still yours to play; once played they cannot meld again [gap: playing a card you hold "
-        "both on the table and in hand plays the table copy].\n"
-        "Dix (9 of trump): a turned-up dix scores 10 for the dealer at once. After winning a trick "
-        "you may show a dix for 10 (even in the turn of another meld; it then lies on the table "
-        "like any melded card [gap]), or exchange a dix from your hand for the turned card, which "
-        "scores its 10 too [gap] (only a dix still in your hand, and only while the turned card is "
-        "not a dix). On your meld turn 'pass' ends it and you draw.\n"
-        "Playoff: the winner of the 12th trick melds if able and draws the last card; the other "
-        "takes the turned card. Melded cards go back into the hands; the last trick's winner leads. "
-        "Now follow suit if able; on a trump lead win it if able; with no card of the led suit, "
-        "trump if able; otherwise any card.\n"
-        "Counters: A 11, 10 10, K 4, Q 3, J 2, last trick 10 (250 in all), rounded to tens with 7 "
-        "or more going up (87 → 90; 125 and 125 → 120 and 120). Meld scores when made.\n"
-        "Game: 1000. If both players pass it after a deal the target becomes 1250 (then 1500, …) "
-        "and play goes on [gap: for another deal]. Either player may declare out at any moment of "
-        "play: play stops, the declarer's counters so far are counted (rounded) and added; the "
-        "declarer wins with at least the target, otherwise loses. Option match=deal: one deal, "
-        "higher total wins (no declaring out; equal totals share the win). Option deck64: 64 cards "
-        "(8s and 7s added), 12 each and a longer stock; the dix is the 7 of trump."
-    )
+    rules_text = rules_prose("pinochle-2")
 
     @classmethod
     def meld_table_for(cls, options: Mapping[str, Any]) -> MeldTable:

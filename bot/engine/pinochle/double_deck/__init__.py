@@ -23,7 +23,7 @@ from bot.engine.pinochle.double_deck.game import (
     DoubleDeck,
 )
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate, with_defaults
-from bot.engine.pinochle.double_deck.presets import PRESET_CLASSES, PRESETS, RULES, Preset
+from bot.engine.pinochle.double_deck.presets import PRESET_CLASSES, PRESETS, Preset
 
 __all__ = [
     "ASK_OF",
@@ -36,7 +36,6 @@ __all__ = [
     "PRESETS",
     "PRESET_CLASSES",
     "RANKS_80",
-    "RULES",
     "STANDARD_VALUES",
     "THROW_IN",
     "TOP_BID",
