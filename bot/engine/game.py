@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
 from bot.engine.actions import Action, parse_action
+from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
 from bot.engine.options import OptionSpec, resolve_options
 
@@ -51,7 +53,13 @@ class Game(ABC):
     rules_text: ClassVar[str] = ""
 
     def __init__(
-        self, players: int, options: Mapping[str, Any] | None = None, seed: int | None = None
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        decks: Sequence[Sequence[Card]] | None = None,
+        dealer: int | None = None,
     ) -> None:
         if players not in self.player_counts:
             counts = ", ".join(str(n) for n in self.player_counts)
@@ -59,6 +67,10 @@ class Game(ABC):
         self.players = players
         self.options: dict[str, Any] = resolve_options(self.option_specs, options, self.name)
         self.seed: int = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
+        self.decks: tuple[tuple[Card, ...], ...] = self.check_decks(decks or ())
+        if dealer is not None and not 0 <= dealer < players:
+            raise EngineError(f"there is no seat {dealer} to deal at this {players}-player table")
+        self.first_dealer: int | None = dealer
         self.log: list[tuple[int, Action]] = []
         self.outcome: Outcome | None = None
         self.sides: tuple[tuple[int, ...], ...] = self.make_sides()
@@ -71,6 +83,10 @@ class Game(ABC):
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
         """The sides (teams) as tuples of seats; by default everyone plays alone."""
         return tuple((seat,) for seat in range(self.players))
+
+    @abstractmethod
+    def pack(self) -> list[Card]:
+        """Every card of this variant's pack (with its options), in a fixed order."""
 
     @abstractmethod
     def start(self) -> None:
@@ -141,6 +157,26 @@ class Game(ABC):
         """The random source for one deal, derived from the seed (so copies need no RNG state)."""
         return random.Random(f"{self.name}/{self.seed}/{deal_no}")
 
+    # ----- a chosen position (tests, puzzles, duplicate deals) ---------------------------------
+    def check_decks(self, decks: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
+        """``decks`` as tuples, each checked to be this variant's whole pack (``EngineError``)."""
+        out = tuple(tuple(deck) for deck in decks)
+        if out:
+            pack = Counter(self.pack())
+            for number, deck in enumerate(out, 1):
+                if Counter(deck) != pack:
+                    raise EngineError(
+                        f"stacked pack {number} is not a {self.name} pack of {sum(pack.values())} cards"
+                    )
+        return out
+
+    def stacked_pack(self, deal_no: int) -> list[Card] | None:
+        """The pack stacked for deal ``deal_no`` by ``new_game(decks=...)`` (first deal: the first
+        pack), in the order the variant's shuffle would have left it; None when the seed shuffles."""
+        if deal_no <= len(self.decks):
+            return list(self.decks[deal_no - 1])
+        return None
+
     def copy(self) -> Self:
         """A cheap independent copy (lists copied two levels deep; cards are immutable)."""
         new = object.__new__(type(self))
@@ -155,24 +191,34 @@ class Game(ABC):
         return new
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly what is needed to rebuild this game: variant, players, options, seed, log."""
-        return {
+        """Exactly what is needed to rebuild this game: variant, players, options, seed, log (and
+        the stacked packs and first dealer of a game set up with them)."""
+        out: dict[str, Any] = {
             "variant": self.name,
             "players": self.players,
             "options": dict(self.options),
             "seed": self.seed,
             "log": [[seat, str(action)] for seat, action in self.log],
         }
+        if self.decks or self.first_dealer is not None:
+            out["setup"] = {
+                "decks": [[card.code for card in deck] for deck in self.decks],
+                "dealer": self.first_dealer,
+            }
+        return out
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> Game:
         """Rebuild a game from ``to_json`` output by replaying its log."""
         try:
+            setup = record.get("setup") or {}
             game = new_game(
                 record["variant"],
                 players=record["players"],
                 options=record["options"],
                 seed=record["seed"],
+                decks=[parse_cards(deck) for deck in setup.get("decks", ())],
+                dealer=setup.get("dealer"),
             )
             for seat, text in record["log"]:
                 game.apply(int(seat), text)
@@ -218,7 +264,15 @@ def new_game(
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
     seed: int | None = None,
+    decks: Sequence[Sequence[Card]] | None = None,
+    dealer: int | None = None,
 ) -> Game:
-    """Start a game of ``variant`` (default player count unless given) with house-rule ``options``."""
+    """Start a game of ``variant`` (default player count unless given) with house-rule ``options``.
+
+    A chosen position: ``decks`` stacks the packs of the first deals (one whole pack per deal, in
+    the order the variant's shuffle would leave it; later deals are shuffled from the seed), and
+    ``dealer`` names the first dealer instead of drawing one. ``to_json`` keeps both, so such a
+    game replays like any other.
+    """
     cls = find_variant(variant)
-    return cls(cls.default_players if players is None else players, options, seed)
+    return cls(cls.default_players if players is None else players, options, seed, decks=decks, dealer=dealer)

@@ -36,11 +36,18 @@ class PitchBase(Game):
     max_bid: ClassVar[int]
 
     # ----- setup --------------------------------------------------------------------------
+    def pack(self) -> list[Card]:
+        return make_deck(tuple(Rank))
+
     def start(self) -> None:
         self.scores = [0] * len(self.sides)
         self.deal_no = 0
-        self.first_draw = self.draw_for_dealer()
-        self.dealer = self.first_draw[-1]["winner"]
+        if self.first_dealer is None:
+            self.first_draw = self.draw_for_dealer()
+            self.dealer = self.first_draw[-1]["winner"]
+        else:  # a chosen position: no draw
+            self.first_draw = []
+            self.dealer = self.first_dealer
         self.last_deal: dict[str, Any] | None = None
         self.deal_cards()
 
@@ -68,8 +75,10 @@ class PitchBase(Game):
     def deal_cards(self) -> None:
         """Shuffle and deal 3 cards at a time, twice, starting left of the dealer."""
         self.deal_no += 1
-        deck = make_deck(tuple(Rank))
-        self.deal_rng(self.deal_no).shuffle(deck)
+        deck = self.stacked_pack(self.deal_no)
+        if deck is None:
+            deck = self.pack()
+            self.deal_rng(self.deal_no).shuffle(deck)
         self.hands: list[list[Card]] = [[] for _ in range(self.players)]
         order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
         for _ in range(2):

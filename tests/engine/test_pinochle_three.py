@@ -27,7 +27,7 @@ def three(seed: int = 1, **options: Any) -> ThreeHand:
 
 def rigged(**options: Any) -> ThreeHand:
     game = three(**options)
-    rig_hands(game, {0: H0, 1: H1, 2: H2}, dealer=2, extra=WIDOW)
+    game = rig_hands(game, {0: H0, 1: H1, 2: H2}, dealer=2, extra=WIDOW)
     return game
 
 

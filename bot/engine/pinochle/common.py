@@ -194,13 +194,21 @@ class PinochleGame(Game):
     def check_options(self) -> None:
         """Refuse option combinations that make no sense (``BadOption``)."""
 
-    def new_deck(self) -> list[Card]:
-        """The pack shuffled for this deal by ``deal_rng`` (which also picks the first dealer)."""
+    def pack(self) -> list[Card]:
         ranks, copies = self.pack_for(self.options)
-        deck = make_deck(ranks, copies)
+        return make_deck(ranks, copies)
+
+    def new_deck(self) -> list[Card]:
+        """The pack shuffled for this deal by ``deal_rng`` (which also picks the first dealer), or
+        the pack stacked for it (``new_game(decks=...)``)."""
         rand = self.deal_rng(self.deal_no).random
         if self.dealer < 0:
-            self.dealer = int(rand() * self.players)
+            drawn = int(rand() * self.players)
+            self.dealer = drawn if self.first_dealer is None else self.first_dealer
+        stacked = self.stacked_pack(self.deal_no)
+        if stacked is not None:
+            return stacked
+        deck = self.pack()
         order = range(len(deck))
         keys = [rand() for _ in order]
         return [deck[i] for i in sorted(order, key=keys.__getitem__)]
