@@ -17,10 +17,8 @@ from typing import Any, ClassVar, Self, TypeVar
 from bot.engine.actions import Action, parse_action
 from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
+from bot.engine.events import Event
 from bot.engine.options import OptionSpec, resolve_options
-
-Event = dict[str, Any]
-"""What ``apply`` reports happened, JSON-able: ``{"type": "play", "seat": 1, "card": "10H"}``."""
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,14 @@ from typing import Any, ClassVar
 
 from bot.engine.actions import PASS, Action, Kind, bid, play
 from bot.engine.cards import Card, Rank, Suit, make_deck
-from bot.engine.game import Event, Game, Outcome, register
+from bot.engine.events import Event, Phase
+from bot.engine.game import Game, Outcome, register
 from bot.engine.options import OptionSpec
 from bot.engine.prose import rules_prose
 from bot.engine.tricks import has_suit, sort_hand, trick_winner
+
+# Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
+_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
 
 STRENGTH: dict[Rank, int] = {rank: rank.index for rank in Rank}  # A high ... 2 low
 GAME_VALUE: dict[Rank, int] = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
@@ -86,7 +90,7 @@ class PitchBase(Game):
                 self.hands[seat].extend(deck.pop() for _ in range(3))
         self.hands = [sort_hand(hand, STRENGTH) for hand in self.hands]
         self.dealt: list[list[Card]] = [hand[:] for hand in self.hands]
-        self.phase = "bidding"
+        self.phase = _BIDDING
         self.turn = order[0]
         self.bids: list[tuple[int, int | None]] = []
         self.high_bid = 0
@@ -125,7 +129,7 @@ class PitchBase(Game):
     def legal_actions(self, seat: int) -> list[Action]:
         if self.outcome is not None or seat != self.turn:
             return []
-        if self.phase == "bidding":
+        if self.phase is _BIDDING:
             actions = [bid(n) for n in range(self.bid_floor(seat), self.max_bid + 1)]
             if not (seat == self.dealer and self.high_bid == 0 and self.dealer_must_bid()):
                 actions.insert(0, PASS)
@@ -149,7 +153,7 @@ class PitchBase(Game):
     def explain_illegal(self, seat: int, action: Action) -> str:
         if seat != self.turn:
             return f"It is not your turn: waiting for seat {self.turn + 1}."
-        if self.phase == "bidding":
+        if self.phase is _BIDDING:
             if action.kind is Kind.PLAY:
                 return "Bidding is under way: bid or pass before any card is played."
             if action.kind is Kind.PASS:
@@ -177,7 +181,7 @@ class PitchBase(Game):
 
     # ----- actions --------------------------------------------------------------------------
     def perform(self, seat: int, action: Action) -> list[Event]:
-        if self.phase == "bidding":
+        if self.phase is _BIDDING:
             return self.take_bid(seat, action)
         return self.take_play(seat, action.card)
 
@@ -195,7 +199,7 @@ class PitchBase(Game):
             events.append({"type": "redeal", "dealer": self.dealer, "reason": "everyone passed"})
             self.deal_cards()
             return events
-        self.phase = "play"
+        self.phase = _PLAYING
         self.turn = self.leader = self.pitcher
         events.append({"type": "pitcher", "seat": self.pitcher, "bid": self.high_bid})
         return events
@@ -290,7 +294,7 @@ class PitchBase(Game):
             outcome = self.check_end(awards, pitching, made, before)
         if outcome is not None:
             self.outcome = outcome
-            self.phase = "over"
+            self.phase = Phase.OVER
             events.append({"type": "game_over", **outcome.to_json()})
             return events
         self.dealer = (self.dealer + 1) % self.players
@@ -339,7 +343,7 @@ class PitchBase(Game):
             "bid_names": self.bid_names(),
             "pitcher": self.pitcher,
             "trump": self.trump.value if self.trump else None,
-            "leader": self.leader if self.phase == "play" else None,
+            "leader": self.leader if self.phase is _PLAYING else None,
             "trick": plays(self.trick),
             "last_trick": (
                 {"plays": plays(self.last_trick[0]), "winner": self.last_trick[1]}

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from typing import Any, TypeVar
 
-from bot.engine import Card, Game, Suit, new_game, parse_cards
+from bot.engine import Card, Game, Phase, Suit, new_game, parse_cards
 from bot.engine.pitch import PitchBase
 
 P = TypeVar("P", bound=PitchBase)
@@ -53,7 +53,7 @@ def score_pitch_deal(
     game.trump = Suit.parse(trump)
     game.pitcher = pitcher
     game.high_bid = bid
-    game.phase = "play"
+    game.phase = Phase.PLAY
     game.dealt = [parse_cards(dealt.get(seat, "")) for seat in range(game.players)]
     game.taken = [parse_cards(taken.get(side, "")) for side in range(len(game.sides))]
     game.hands = [[] for _ in range(game.players)]

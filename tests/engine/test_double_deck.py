@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import BadOption, Card, IllegalAction, Suit, find_variant, new_game, parse_cards
+from bot.engine import BadOption, Card, IllegalAction, Phase, Suit, find_variant, new_game, parse_cards
 from bot.engine.meld import meld_total
 from bot.engine.pinochle.double_deck import DoubleDeck, bid_ladder, double_deck_table
 from tests.engine.double_deck_helpers import act, bid_out, check_cards, dd, rig
@@ -426,7 +426,7 @@ def crawl(trump: str, trick: str, hand: str) -> tuple[DoubleDeck, int]:
     game.hands = [[c] for c in plays] + [[] for _ in range(4 - len(plays))]
     game.hands[seat] = parse_cards(hand)
     game.reset_trick_state(0)
-    game.phase = "play"
+    game.phase = Phase.PLAY
     game.start_strict_play()
     game.set_turn(0)
     game.gave_up = "test"  # no throw-in

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.engine import IllegalAction, parse_cards
+from bot.engine import IllegalAction, Phase, parse_cards
 from bot.engine.pinochle import round_counters
 from bot.engine.pinochle.two import TwoHand
 from tests.engine.pinochle_helpers import check_cards, new, play, rig_two
@@ -153,7 +153,7 @@ def _playoff(leader_hand: str, other: str, dealer_hand: str, trump_turned: str =
     exactly ``other``. The hands differ in size, a position no deal reaches, so it is set by hand
     on a stacked deal (stock gone, playoff begun)."""
     game = rig_two(two(), dealer=1, elder=leader_hand, dealer_hand=dealer_hand, turned=trump_turned)
-    game.stock, game.turned, game.phase = [], None, "playoff"
+    game.stock, game.turned, game.phase = [], None, Phase.PLAYOFF
     game.hands[1] = parse_cards(other)
     game.start_strict_play()
     game.invalidate()

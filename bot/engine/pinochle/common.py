@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 from bot.engine.actions import Action, Kind, parse_action, play
 from bot.engine.cards import Card, Rank, Suit, make_deck
 from bot.engine.errors import BadOption, IllegalAction
-from bot.engine.game import Event, Game, Outcome
+from bot.engine.events import Event, Phase
+from bot.engine.game import Game, Outcome
 from bot.engine.meld import MeldResult, MeldTable, canonical_cards
 from bot.engine.options import OptionSpec
 
@@ -162,7 +163,7 @@ class PinochleGame(Game):
 
     trump: Suit | None
     hands: list[list[Card]]
-    phase: str
+    phase: Phase
     turn: int
 
     @classmethod
@@ -445,7 +446,7 @@ class PinochleGame(Game):
     # ----- the match ------------------------------------------------------------------------
     def finish(self, outcome: Outcome) -> list[Event]:
         self.outcome = outcome
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.acting = ()
         self._legal = None
         return [{"type": "game_over", **outcome.to_json()}]
@@ -476,8 +477,9 @@ class PinochleGame(Game):
         """Whether the variant (with its options) allows declaring out at all."""
         return True
 
-    def play_phases(self) -> tuple[str, ...]:
-        return ("play",)
+    def play_phases(self) -> tuple[Phase, ...]:
+        """The phases in which cards are played (and a side may declare out)."""
+        return (Phase.PLAY,)
 
     def declared_total(self, side: int) -> int:
         """What ``side`` would have on declaring out now (score + counters so far, rounded)."""

@@ -8,7 +8,8 @@ from typing import Any, ClassVar
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.errors import BadOption
-from bot.engine.game import Event, Outcome, register
+from bot.engine.events import Event, Phase
+from bot.engine.game import Outcome, register
 from bot.engine.meld import FOUR_HAND, NINETY_SIX, MeldResult, count_meld, meld_total
 from bot.engine.options import OptionSpec
 from bot.engine.pinochle.common import (
@@ -28,6 +29,9 @@ from bot.engine.pinochle.common import (
     trump_action,
 )
 from bot.engine.prose import rules_prose
+
+# Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
+_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
 
 PASS_OPTION = OptionSpec(
     "pass",
@@ -104,7 +108,7 @@ class PartnershipBase(PinochleGame):
         if self.is_auction():
             for hand in hands:
                 hand.sort(key=SORT_KEY.__getitem__)
-            self.phase = "bidding"
+            self.phase = _BIDDING
             self.set_turn((self.dealer + 1) % players)
             return []
         turned = hands[self.dealer].pop()
@@ -113,7 +117,7 @@ class PartnershipBase(PinochleGame):
         self.turned = turned
         self.trump = turned.suit
         self.dix = Card(turned.suit, Rank.NINE)
-        self.phase = "exchange"
+        self.phase = Phase.EXCHANGE
         self.exchange_offset = 0
         return self.exchange_from(1)
 
@@ -159,7 +163,7 @@ class PartnershipBase(PinochleGame):
             self.bidder = seat
         live = [s for s in range(self.players) if not self.passed[s]]
         if len(live) == 1 and self.bidder == live[0]:
-            self.phase = "trump"
+            self.phase = Phase.TRUMP
             self.set_turn(live[0])
             events.append({"type": "bidder", "seat": live[0], "bid": self.high_bid})
             return events
@@ -176,7 +180,7 @@ class PartnershipBase(PinochleGame):
         self.dix = Card(suit, Rank.NINE)
         events: list[Event] = [{"type": "trump", "seat": seat, "suit": suit.value}]
         if self.options.get("pass"):
-            self.phase = "pass"
+            self.phase = Phase.PASS
             self.pass_from, self.pass_to = self.partner_of(seat), seat
             self.giving = []
             self.set_turn(self.pass_from)
@@ -233,7 +237,7 @@ class PartnershipBase(PinochleGame):
         for seat, points in enumerate(seat_meld):
             side_meld[side_of[seat]] += points
         self.side_meld = side_meld
-        self.phase = "play"
+        self.phase = _PLAYING
         self.start_strict_play()
         leader = (self.dealer + 1) % self.players
         self.leader = leader
@@ -251,7 +255,7 @@ class PartnershipBase(PinochleGame):
 
     def compute_legal(self, seat: int) -> list[Action]:
         phase = self.phase
-        if phase == "play":
+        if phase is _PLAYING:
             out = []
             if seat == self.turn:
                 out = self.strict_play_actions(seat)
@@ -260,14 +264,14 @@ class PartnershipBase(PinochleGame):
             return out
         if seat != self.turn:
             return []
-        if phase == "exchange":
+        if phase is Phase.EXCHANGE:
             return [card_action(Kind.EXCHANGE, self.dix), PASS]
-        if phase == "bidding":
+        if phase is _BIDDING:
             bids = [bid_action(n) for n in range(self.bid_floor(), self.max_bid + 1, self.bid_step)]
             return bids if self.dealer_stuck(seat) else [PASS, *bids]
-        if phase == "trump":
+        if phase is Phase.TRUMP:
             return [trump_action(suit) for suit in Suit]
-        if phase == "pass":
+        if phase is Phase.PASS:
             return card_actions(Kind.GIVE, self.hands[seat])
         return []
 
@@ -289,7 +293,7 @@ class PartnershipBase(PinochleGame):
                 {"type": "exchange", "seat": seat, "gave": self.dix.code, "took": received.code}
             ]
             return events + self.end_exchange()
-        if kind is Kind.PASS and self.phase == "exchange":
+        if kind is Kind.PASS and self.phase is Phase.EXCHANGE:
             events = [{"type": "exchange_pass", "seat": seat}]
             return events + self.exchange_from(self.exchange_offset + 1)
         if kind is Kind.BID or kind is Kind.PASS:
@@ -386,9 +390,9 @@ class PartnershipBase(PinochleGame):
             waiting = ", ".join(f"seat {s + 1}" for s in self.acting) or "nobody"
             return f"It is not your turn: waiting for {waiting}."
         phase = self.phase
-        if phase == "exchange":
+        if phase is Phase.EXCHANGE:
             return f"You may exchange your dix ({self.dix.pretty}) for the turned card, or pass."
-        if phase == "bidding":
+        if phase is _BIDDING:
             if kind is Kind.PASS:
                 return f"Everyone else passed: the dealer is stuck and must bid at least {self.min_bid}."
             if kind is Kind.BID and action.amount is not None:
@@ -399,9 +403,9 @@ class PartnershipBase(PinochleGame):
                     return f"Bids go up to {self.max_bid}."
                 return f"Bids go up in steps of {self.bid_step} (e.g. {floor}, {floor + self.bid_step})."
             return "Bidding is under way: bid or pass."
-        if phase == "trump":
+        if phase is Phase.TRUMP:
             return "You won the bid: name trump (e.g. 'trump H')."
-        if phase == "pass":
+        if phase is Phase.PASS:
             if kind is Kind.GIVE and action.cards and action.cards[0] not in self.hands[seat]:
                 return f"You do not hold {action.cards[0].pretty}."
             return f"Pass cards one at a time: 'give <card>' ({self.pass_count() - len(self.giving)} to go)."
@@ -438,7 +442,7 @@ class PartnershipBase(PinochleGame):
                         "count": self.pass_count(),
                         "chosen": len(self.giving),
                     }
-                    if self.phase == "pass"
+                    if self.phase is Phase.PASS
                     else None
                 ),
                 "hand_sizes": [len(hand) for hand in self.hands],
@@ -460,7 +464,7 @@ class PartnershipBase(PinochleGame):
     def private_view(self, seat: int) -> dict[str, Any]:
         return {
             "hand": codes(self.hands[seat]),
-            "giving": codes(self.giving) if seat == self.pass_from and self.phase == "pass" else [],
+            "giving": codes(self.giving) if seat == self.pass_from and self.phase is Phase.PASS else [],
             "gave": codes(self.gave[seat]),
             "received": codes(self.received[seat]),
         }

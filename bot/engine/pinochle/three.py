@@ -7,7 +7,8 @@ from typing import Any
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import Card, Suit
-from bot.engine.game import Event, Outcome, register
+from bot.engine.events import Event, Phase
+from bot.engine.game import Outcome, register
 from bot.engine.meld import SINGLE_DECK, MeldResult, count_meld
 from bot.engine.options import OptionSpec
 from bot.engine.pinochle.common import (
@@ -23,6 +24,9 @@ from bot.engine.pinochle.common import (
     trump_action,
 )
 from bot.engine.prose import rules_prose
+
+# Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
+_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
 
 HAND_SIZE = 15
 WIDOW = 3
@@ -100,7 +104,7 @@ class ThreeHand(PinochleGame):
         self.buried: list[Card] = []
         self.conceded: str | None = None
         self.reset_trick_state((self.dealer + 1) % 3)
-        self.phase = "bidding"
+        self.phase = _BIDDING
         return []
 
     def set_turn(self, seat: int) -> None:
@@ -112,16 +116,16 @@ class ThreeHand(PinochleGame):
         if seat != self.turn or not self.acting:
             return []
         phase = self.phase
-        if phase == "play":
+        if phase is _PLAYING:
             return self.strict_play_actions(seat)
-        if phase == "bidding":
+        if phase is _BIDDING:
             floor = self.high_bid + BID_STEP if self.high_bid else MIN_BID
             return [PASS, *(bid_action(n) for n in range(floor, MAX_BID + 1, BID_STEP))]
-        if phase == "forced":
+        if phase is Phase.FORCED:
             return [bid_action(FORCED_BID), CONCEDE]
-        if phase == "trump":
+        if phase is Phase.TRUMP:
             return [*(trump_action(suit) for suit in Suit), CONCEDE]
-        if phase == "bury":
+        if phase is Phase.BURY:
             return [*card_actions(Kind.BURY, self.buryable(seat)), CONCEDE]
         return []
 
@@ -142,9 +146,9 @@ class ThreeHand(PinochleGame):
         phase = self.phase
         if kind is Kind.CONCEDE:
             return self.concede(seat)
-        if phase == "bidding":
+        if phase is _BIDDING:
             return self.take_bid(seat, action.amount if kind is Kind.BID else None)
-        if phase == "forced":
+        if phase is Phase.FORCED:
             return self.take_widow(seat)
         if kind is Kind.TRUMP:
             assert action.suit is not None
@@ -164,7 +168,7 @@ class ThreeHand(PinochleGame):
             self.bidder = self.dealer
             self.high_bid = FORCED_BID
             self.forced = True
-            self.phase = "forced"
+            self.phase = Phase.FORCED
             self.set_turn(self.dealer)
             events.append({"type": "forced_bid", "seat": self.dealer, "bid": FORCED_BID})
             return events
@@ -183,7 +187,7 @@ class ThreeHand(PinochleGame):
         self.widow_shown = True
         self.hands[seat].extend(self.widow)
         self.hands[seat].sort(key=SORT_KEY.__getitem__)
-        self.phase = "trump"
+        self.phase = Phase.TRUMP
         self.set_turn(seat)
         return [{"type": "widow", "seat": seat, "cards": codes(self.widow)}]
 
@@ -191,7 +195,7 @@ class ThreeHand(PinochleGame):
         self.trump = suit
         self.meld = count_meld(self.hands[seat], suit, self.meld_table)
         self.meld_used = self.meld.used_cards()
-        self.phase = "bury"
+        self.phase = Phase.BURY
         return [
             {"type": "trump", "seat": seat, "suit": suit.value},
             {"type": "meld_shown", **meld_json(seat, self.meld)},
@@ -209,14 +213,14 @@ class ThreeHand(PinochleGame):
         if kept.total != self.meld.total:
             self.meld = kept
             events.append({"type": "meld_shown", **meld_json(seat, kept)})
-        self.phase = "play"
+        self.phase = _PLAYING
         self.start_strict_play()
         self.leader = seat
         self.set_turn(seat)
         return events
 
     def concede(self, seat: int) -> list[Event]:
-        self.conceded = "forced" if self.phase == "forced" else "widow"
+        self.conceded = "forced" if self.phase is Phase.FORCED else "widow"
         return self.settle()
 
     def after_trick(self, winner: int, value: int) -> list[Event]:
@@ -306,7 +310,7 @@ class ThreeHand(PinochleGame):
         if seat != self.turn:
             return f"It is not your turn: waiting for seat {self.turn + 1}."
         phase = self.phase
-        if phase == "bidding":
+        if phase is _BIDDING:
             if kind is Kind.BID and action.amount is not None:
                 floor = self.high_bid + BID_STEP if self.high_bid else MIN_BID
                 if action.amount < floor:
@@ -317,13 +321,13 @@ class ThreeHand(PinochleGame):
             if kind is Kind.CONCEDE:
                 return "Only the bidder may concede, after the auction."
             return "Bidding is under way: bid or pass."
-        if phase == "forced":
+        if phase is Phase.FORCED:
             return (
                 f"Everyone passed: play the forced bid ('bid {FORCED_BID}') or concede (1 chip to the kitty)."
             )
-        if phase == "trump":
+        if phase is Phase.TRUMP:
             return "Name trump (e.g. 'trump H') or concede."
-        if phase == "bury":
+        if phase is Phase.BURY:
             if kind is Kind.BURY and action.cards:
                 card = action.cards[0]
                 if card not in self.hands[seat]:
@@ -347,7 +351,7 @@ class ThreeHand(PinochleGame):
                 "deals": self.deals_in_session(),
                 "bids": [{"seat": seat, "amount": amount} for seat, amount in self.bids],
                 "high_bid": self.high_bid or None,
-                "bidder": self.bidder if self.phase != "bidding" else None,
+                "bidder": self.bidder if self.phase is not _BIDDING else None,
                 "forced": self.forced,
                 "widow": codes(self.widow) if self.widow_shown else None,
                 "widow_size": WIDOW,

@@ -8,7 +8,8 @@ from typing import Any
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import Card, Rank
-from bot.engine.game import Event, register
+from bot.engine.events import Event, Phase
+from bot.engine.game import register
 from bot.engine.meld import (
     SINGLE_DECK,
     SINGLE_DECK_64,
@@ -35,6 +36,9 @@ from bot.engine.pinochle.common import (
     round_counters,
 )
 from bot.engine.prose import rules_prose
+
+# Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
+_PLAYING, _MELDING, _PLAYOFF = Phase.PLAY, Phase.MELD, Phase.PLAYOFF
 
 HAND_SIZE = 12
 _MELD_ACTIONS: dict[tuple[Card, ...], Action] = {}
@@ -77,8 +81,8 @@ class TwoHand(PinochleGame):
         self.slots = self.table_rules.class_slots
         super().start()
 
-    def play_phases(self) -> tuple[str, ...]:
-        return ("play", "meld", "playoff")
+    def play_phases(self) -> tuple[Phase, ...]:
+        return (_PLAYING, _MELDING, _PLAYOFF)
 
     # ----- the deal -------------------------------------------------------------------------
     def deal_cards(self) -> list[Event]:
@@ -101,7 +105,7 @@ class TwoHand(PinochleGame):
         self.meld_opts: list[Action] = []  # what the trick's winner may still meld this turn
         self.exchanged = False
         self.reset_trick_state(elder)
-        self.phase = "play"
+        self.phase = _PLAYING
         events: list[Event] = []
         if turned is self.dix:
             events.extend(self.score_meld(dealer, "dix (turned up)", (turned,), 10))
@@ -118,13 +122,13 @@ class TwoHand(PinochleGame):
         phase = self.phase
         out: list[Action] = []
         if seat == self.turn:
-            if phase == "play":
+            if phase is _PLAYING:
                 out = self.play_actions(self.hands[seat] + [card for card, _ in self.laid[seat]])
-            elif phase == "meld":
+            elif phase is _MELDING:
                 out = [*self.meld_opts, PASS]
-            elif phase == "playoff":
+            elif phase is _PLAYOFF:
                 out = self.strict_play_actions(seat)
-        if self.can_declare and phase in ("play", "meld", "playoff"):
+        if self.can_declare and phase in (_PLAYING, _MELDING, _PLAYOFF):
             out.append(DECLARE_OUT)
         return out
 
@@ -169,7 +173,7 @@ class TwoHand(PinochleGame):
     def play_card(self, seat: int, card: Card) -> list[Event]:
         """While the stock lasts a card is played from the table (its most-used copy) before the
         hand: a hand card can do all a table card can and is still new for later melds."""
-        if self.phase == "playoff":
+        if self.phase is _PLAYOFF:
             return super().play_card(seat, card)
         self.take_card(seat, card)
         return self.add_to_trick(seat, card)
@@ -187,7 +191,7 @@ class TwoHand(PinochleGame):
             self.hands[seat].remove(card)
 
     def after_trick(self, winner: int, value: int) -> list[Event]:
-        if self.phase == "playoff":
+        if self.phase is _PLAYOFF:
             if self.hands[winner]:
                 return []
             self.taken[self.side_of[winner]] += LAST_TRICK
@@ -196,7 +200,7 @@ class TwoHand(PinochleGame):
         self.melded = False
         self.meld_opts = self.meld_options(winner)
         if self.meld_opts:
-            self.phase = "meld"
+            self.phase = _MELDING
             return [{"type": "meld_turn", "seat": winner}]
         return self.draw()
 
@@ -267,7 +271,7 @@ class TwoHand(PinochleGame):
             self.turned = None
         for seat in (winner, loser):
             self.hands[seat].sort(key=SORT_KEY.__getitem__)
-        self.phase = "play"
+        self.phase = _PLAYING
         self.set_turn(winner)
         events: list[Event] = [{"type": "draw", "stock": len(stock)}]
         if self.turned is None:
@@ -275,7 +279,7 @@ class TwoHand(PinochleGame):
                 self.hands[seat].extend(card for card, _ in self.laid[seat])
                 self.hands[seat].sort(key=SORT_KEY.__getitem__)
                 self.laid[seat] = []
-            self.phase = "playoff"
+            self.phase = _PLAYOFF
             self.start_strict_play()
             events.append({"type": "playoff", "leader": winner})
         return events
@@ -322,14 +326,14 @@ class TwoHand(PinochleGame):
         if kind is Kind.MELD:
             return self.explain_meld(seat, action.cards)
         if kind is Kind.EXCHANGE:
-            if phase != "meld" or seat != self.turn:
+            if phase is not _MELDING or seat != self.turn:
                 return "You may exchange the dix only after winning a trick, before drawing."
             if self.dix not in self.hands[seat]:
                 return f"You hold no dix ({self.dix.pretty}) in your hand to exchange."
             return "The turned card is already a dix: there is nothing to exchange for."
         if seat != self.turn:
             return f"It is not your turn: waiting for seat {self.turn + 1}."
-        if phase == "meld":
+        if phase is _MELDING:
             if kind is Kind.PLAY:
                 return "You won the trick: meld if you wish, then 'pass' to draw, before playing on."
             return "Meld, show or exchange a dix, or 'pass' to draw."
@@ -338,14 +342,14 @@ class TwoHand(PinochleGame):
         if kind is not Kind.PLAY:
             return "Play a card."
         card = action.cards[0]
-        if phase == "play":
+        if phase is _PLAYING:
             return f"You do not hold {card.pretty}."
         return self.explain_play(seat, card, self.hands[seat])
 
     def explain_meld(self, seat: int, cards: tuple[Card, ...]) -> str:
-        if self.phase == "playoff":
+        if self.phase is _PLAYOFF:
             return "No more melding: the stock is gone."
-        if self.phase != "meld" or seat != self.turn:
+        if self.phase is not _MELDING or seat != self.turn:
             return "Only the winner of a trick may meld, after winning it and before drawing."
         trump = self.trump
         assert trump is not None
@@ -374,8 +378,8 @@ class TwoHand(PinochleGame):
                 "table": [[card.code for card, _ in self.laid[seat]] for seat in (0, 1)],
                 "meld_log": [dict(item) for item in self.meld_log],
                 "deal_meld": self.deal_meld[:],
-                "meld_turn": self.turn if self.phase == "meld" else None,
-                "melded_this_turn": self.melded if self.phase == "meld" else None,
+                "meld_turn": self.turn if self.phase is _MELDING else None,
+                "melded_this_turn": self.melded if self.phase is _MELDING else None,
                 "hand_sizes": [len(hand) for hand in self.hands],
             }
         )

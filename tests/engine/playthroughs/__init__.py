@@ -36,6 +36,7 @@ from bot.engine import Action, Game, Kind, new_game, variant_names
 
 HERE = Path(__file__).resolve().parent
 MAX_ACTIONS = 20_000
+HEADER = "# seat | action | legal actions | events | view hash per seat (sha256 of view JSON, 16 hex)"
 
 
 @dataclass(frozen=True)
@@ -156,24 +157,37 @@ def _view_hashes(game: Game) -> str:
     )
 
 
-def lines(spec: Playthrough) -> Iterator[str]:
-    """The golden file of ``spec``, line by line."""
+def play(spec: Playthrough) -> Iterator[tuple[Game, int, Action, int, list[dict[str, Any]]]]:
+    """Play ``spec``'s game: after each action, the game, the seat, the action, how many actions
+    were legal and the events. The game as created comes first (seat -1, no action)."""
     game = new_game(spec.variant, players=spec.players, options=spec.options, seed=spec.seed)
     seats = [random.Random(f"{spec.seed}/{seat}") for seat in range(game.players)]
     picker = random.Random(f"{spec.seed}/to-act")
-    yield (f"# {spec.variant}: players={game.players} seed={spec.seed} options={_dumps(game.options)}")
-    yield "# seat | action | legal actions | events | view hash per seat (sha256 of view JSON, 16 hex)"
-    yield f"start | | | | {_view_hashes(game)}"
+    yield game, -1, Action(Kind.PASS), 0, []
     for _ in range(MAX_ACTIONS):
         if game.is_over:
-            break
+            return
         to_act = game.to_act
         seat = to_act[0] if len(to_act) == 1 else picker.choice(to_act)
         legal = game.legal_actions(seat)
         action = _choose(seats[seat], game, seat, legal)
         events = game.apply(seat, action)
-        yield f"{seat} | {action} | {len(legal)} | {_dumps(events)} | {_view_hashes(game)}"
-    else:
+        yield game, seat, action, len(legal), events
+
+
+def lines(spec: Playthrough) -> Iterator[str]:
+    """The golden file of ``spec``, line by line."""
+    game: Game | None = None
+    for game, seat, action, legal, events in play(spec):
+        if seat < 0:
+            options = _dumps(game.options)
+            yield f"# {spec.variant}: players={game.players} seed={spec.seed} options={options}"
+            yield HEADER
+            yield f"start | | | | {_view_hashes(game)}"
+        else:
+            yield f"{seat} | {action} | {legal} | {_dumps(events)} | {_view_hashes(game)}"
+    assert game is not None
+    if not game.is_over:
         yield f"# stopped after {MAX_ACTIONS} actions"
     yield "# final public view"
     yield _dumps(game.public_view())

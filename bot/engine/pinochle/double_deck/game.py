@@ -10,7 +10,8 @@ from typing import Any, ClassVar
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import Card, Rank, Suit
-from bot.engine.game import Event, Outcome
+from bot.engine.events import Event, Phase
+from bot.engine.game import Outcome
 from bot.engine.meld import MeldResult, MeldTable, count_meld, double_deck_table, meld_total
 from bot.engine.pinochle.auction import bid_ladder, ladder_actions
 from bot.engine.pinochle.common import (
@@ -28,6 +29,9 @@ from bot.engine.pinochle.common import (
     unique_plays,
 )
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
+
+# Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
+_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
 
 RANKS_80: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
 HAND_SIZE = 20
@@ -133,7 +137,7 @@ class DoubleDeck(PinochleGame):
         self.gave_up: str | None = None
         self.giveup_meld = 0
         self.reset_trick_state((self.dealer + 1) % 4)
-        self.phase = "bidding"
+        self.phase = _BIDDING
         self.set_turn((self.dealer + 1) % 4)
         return []
 
@@ -154,7 +158,7 @@ class DoubleDeck(PinochleGame):
     # ----- legal actions --------------------------------------------------------------------
     def compute_legal(self, seat: int) -> list[Action]:
         phase = self.phase
-        if phase == "play":
+        if phase is _PLAYING:
             if seat != self.turn:
                 return []
             out = self.crawl_actions(seat)
@@ -163,20 +167,20 @@ class DoubleDeck(PinochleGame):
             return out
         if seat not in self.acting:
             return []
-        if phase == "bidding":
+        if phase is _BIDDING:
             if self.dealer_stuck(seat):
                 return [ladder_actions(self.ladder)[0]]
             start = bisect_right(self.ladder, self.high_bid) if self.bidder is not None else 0
             return [PASS, *ladder_actions(self.ladder)[start:]]
-        if phase == "ask":
+        if phase is Phase.ASK:
             asks = [ASK_OF[suit] for suit in Suit]
             return [*asks, PASS] if self.ask_mode == "optional" else asks
-        if phase == "pass":
+        if phase is Phase.PASS:
             cards = self.hands[seat]
             if self.must_give_suit(seat) is not None:
                 cards = [card for card in cards if card.suit is self.asked]
             return card_actions(Kind.GIVE, cards)
-        if phase == "trump":
+        if phase is Phase.TRUMP:
             suits = self.marriage_suits(seat) if self.marriage_at_naming else list(Suit)
             return [trump_action(suit) for suit in suits]
         return []
@@ -273,7 +277,7 @@ class DoubleDeck(PinochleGame):
         return events + self.after_trick(winner, value)
 
     def throw_in_open(self) -> bool:
-        return self.phase == "play" and self.gave_up is None and not self.tricks and not self.trick
+        return self.phase is _PLAYING and self.gave_up is None and not self.tricks and not self.trick
 
     def dealer_stuck(self, seat: int) -> bool:
         return seat == self.dealer and self.bidder is None and sum(self.passed) == 3
@@ -291,9 +295,9 @@ class DoubleDeck(PinochleGame):
         phase = self.phase
         if kind is _PLAY:
             return self.play_card(seat, action.cards[0])
-        if phase == "bidding":
+        if phase is _BIDDING:
             return self.take_bid(seat, action)
-        if phase == "ask":
+        if phase is Phase.ASK:
             return self.take_ask(seat, action.suit if kind is Kind.ASK else None)
         if kind is Kind.GIVE:
             return self.give(seat, action.cards[0])
@@ -329,7 +333,7 @@ class DoubleDeck(PinochleGame):
         events.append({"type": "bidder", "seat": bidder, "bid": self.high_bid})
         if self.pass_before:
             if self.ask_mode != "off":
-                self.phase = "ask"
+                self.phase = Phase.ASK
                 self.set_turn(bidder)
                 return events
             return events + self.start_pass()
@@ -345,7 +349,7 @@ class DoubleDeck(PinochleGame):
         assert bidder is not None
         if self.marriage_at_naming and not self.marriage_suits(bidder):
             return self.give_up("no-marriage")
-        self.phase = "trump"
+        self.phase = Phase.TRUMP
         self.set_turn(bidder)
         return []
 
@@ -361,7 +365,7 @@ class DoubleDeck(PinochleGame):
         bidder = self.bidder
         assert bidder is not None
         partner = self.partner(bidder)
-        self.phase = "pass"
+        self.phase = Phase.PASS
         self.acting = tuple(sorted((bidder, partner))) if self.simultaneous else (partner,)
         self.turn = self.acting[0]
         return [
@@ -467,7 +471,7 @@ class DoubleDeck(PinochleGame):
         bidder = self.bidder
         assert bidder is not None
         self.reset_trick_state(bidder)
-        self.phase = "play"
+        self.phase = _PLAYING
         self.start_strict_play()
         return []
 
@@ -494,7 +498,7 @@ class DoubleDeck(PinochleGame):
         events: list[Event] = [{"type": "gave_up", "seat": bidder, "reason": reason}]
         mode = self.giveup_mode
         if mode == "play" and self.trump is not None:
-            if self.phase != "play":
+            if self.phase is not _PLAYING:
                 if self.meld_hands[0] is None:  # no marriage after the pass: meld still counts
                     self.count_all_meld()
                 events += self.start_play()
@@ -515,7 +519,7 @@ class DoubleDeck(PinochleGame):
             for seat in self.sides[other]:
                 self.shown[seat] = self.shown[seat] or meld > 0
         self.giveup_meld = meld
-        self.phase = "scoring"
+        self.phase = Phase.SCORING
         self.acting = ()
         return events + self.score_deal(meld + bonus)
 
@@ -618,17 +622,17 @@ class DoubleDeck(PinochleGame):
                 return "Only the bidder may throw in."
             return "The bidder may throw in only after trump is named and before the first lead."
         if seat not in self.acting:
-            passing = phase == "pass" and seat in (self.bidder, self.partner(self.bidder or 0))
+            passing = phase is Phase.PASS and seat in (self.bidder, self.partner(self.bidder or 0))
             if passing and (len(self.giving[seat]) >= self.pass_count or self.gave[seat]):
                 return "You have passed your cards: waiting for your partner."
             waiting = ", ".join(f"seat {s + 1}" for s in self.acting) or "nobody"
             return f"It is not your turn: waiting for {waiting}."
-        if phase == "bidding":
+        if phase is _BIDDING:
             return self.explain_bid(seat, action)
-        if phase == "ask":
+        if phase is Phase.ASK:
             extra = ", or 'pass' to ask for nothing" if self.ask_mode == "optional" else ""
             return f"Name the suit you want from your partner, e.g. 'ask H'{extra}."
-        if phase == "pass":
+        if phase is Phase.PASS:
             left = self.pass_count - len(self.giving[seat])
             if kind is Kind.GIVE and action.cards:
                 card = action.cards[0]
@@ -643,13 +647,13 @@ class DoubleDeck(PinochleGame):
                         f"while you hold one."
                     )
             return f"Pass {left} more card(s), one at a time: 'give <card>'."
-        if phase == "trump":
+        if phase is Phase.TRUMP:
             suits = self.marriage_suits(seat)
             if kind is Kind.TRUMP and self.marriage_at_naming:
                 names = ", ".join(suit.value for suit in suits)
                 return f"Trump must be a suit in which you hold a marriage (K and Q): you may name {names}."
             return "You won the bid: name trump, e.g. 'trump H'."
-        if phase == "play":
+        if phase is _PLAYING:
             if kind is not Kind.PLAY:
                 return "The cards are being played: play a card."
             return self.explain_crawl(seat, action.cards[0])
@@ -754,7 +758,7 @@ class DoubleDeck(PinochleGame):
                         "chosen": [len(cards) for cards in self.giving],
                         "waiting": list(self.acting),
                     }
-                    if self.phase == "pass" and bidder is not None
+                    if self.phase is Phase.PASS and bidder is not None
                     else None
                 ),
                 "passed": self.pass_count > 0 and any(self.gave),
