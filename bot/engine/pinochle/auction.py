@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.engine.actions import Action
-from bot.engine.pinochle.common import bid_action
+from bot.engine.actions import Action, bid_action
 
 TOP_BID = 500
 

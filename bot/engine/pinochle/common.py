@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from bot.engine.actions import Action, Kind, parse_action, play
+from bot.engine.actions import DECLARE_OUT, Action, Kind, parse_action, play
 from bot.engine.cards import Card, Rank, Suit, make_deck
 from bot.engine.errors import BadOption, IllegalAction
 from bot.engine.events import Event, Phase
@@ -40,14 +40,8 @@ _MELD = Kind.MELD
 _PLAY = Kind.PLAY
 SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(Suit)}
 _DECLARE = Kind.DECLARE_OUT
-DECLARE_OUT = Action(Kind.DECLARE_OUT)
-CONCEDE = Action(Kind.CONCEDE)
-PASS = Action(Kind.PASS)
 PLAY_OF: dict[Card, Action] = {card: play(card) for card in STRENGTH}
 """The interned ``play`` action of every pinochle card."""
-_TRUMPS: dict[Suit, Action] = {suit: Action(Kind.TRUMP, suit=suit) for suit in Suit}
-_BIDS: dict[int, Action] = {}
-_SINGLE: dict[tuple[Kind, Card], Action] = {}
 
 MATCH_OPTION = OptionSpec(
     "match",
@@ -61,40 +55,6 @@ COUNT_OPTION = OptionSpec(
     "Counters: standard A11 10:10 K4 Q3 J2; tens-fives A,10=10 K,Q=5; tens A,10,K=10",
     ("standard", "tens-fives", "tens"),
 )
-
-
-def trump_action(suit: Suit) -> Action:
-    return _TRUMPS[suit]
-
-
-def bid_action(amount: int) -> Action:
-    """The (interned) bid of ``amount``."""
-    action = _BIDS.get(amount)
-    if action is None:
-        action = _BIDS[amount] = Action(Kind.BID, amount=amount)
-    return action
-
-
-def card_action(kind: Kind, card: Card) -> Action:
-    """The (interned) one-card action ``kind card`` (``bury 9H``, ``give AS``, ``exchange 9H``)."""
-    if kind is Kind.PLAY:
-        return play(card)
-    action = _SINGLE.get((kind, card))
-    if action is None:
-        action = _SINGLE[(kind, card)] = Action(kind, cards=(card,))
-    return action
-
-
-def card_actions(kind: Kind, cards: list[Card]) -> list[Action]:
-    """``card_action(kind, card)`` for ``cards`` (sorted, so identical copies are neighbours)
-    without repeats."""
-    out: list[Action] = []
-    prev: Card | None = None
-    for card in cards:
-        if card is not prev:
-            out.append(card_action(kind, card))
-            prev = card
-    return out
 
 
 def unique_plays(cards: list[Card]) -> list[Action]:

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bot.engine.actions import Action, Kind
+from bot.engine.actions import (
+    DECLARE_OUT,
+    PASS,
+    Action,
+    Kind,
+    bid_action,
+    card_action,
+    card_actions,
+    trump_action,
+)
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.errors import BadOption
 from bot.engine.events import Event, Phase
@@ -14,19 +23,13 @@ from bot.engine.meld import FOUR_HAND, NINETY_SIX, MeldResult, count_meld, meld_
 from bot.engine.options import OptionSpec
 from bot.engine.pinochle.common import (
     COUNT_OPTION,
-    DECLARE_OUT,
     LAST_TRICK,
     MATCH_OPTION,
-    PASS,
     SORT_KEY,
     PinochleGame,
-    bid_action,
-    card_action,
-    card_actions,
     codes,
     meld_json,
     round_counters,
-    trump_action,
 )
 from bot.engine.prose import rules_prose
 

@@ -5,23 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.actions import Action, Kind
+from bot.engine.actions import CONCEDE, PASS, Action, Kind, bid_action, card_actions, trump_action
 from bot.engine.cards import Card, Suit
 from bot.engine.events import Event, Phase
 from bot.engine.game import Outcome, register
 from bot.engine.meld import SINGLE_DECK, MeldResult, count_meld
 from bot.engine.options import OptionSpec
 from bot.engine.pinochle.common import (
-    CONCEDE,
     LAST_TRICK,
-    PASS,
     SORT_KEY,
     PinochleGame,
-    bid_action,
-    card_actions,
     codes,
     meld_json,
-    trump_action,
 )
 from bot.engine.prose import rules_prose
 

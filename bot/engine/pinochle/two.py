@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.engine.actions import Action, Kind
+from bot.engine.actions import DECLARE_OUT, PASS, Action, Kind, card_action
+from bot.engine.actions import meld_action as interned_meld
 from bot.engine.cards import Card, Rank
 from bot.engine.events import Event, Phase
 from bot.engine.game import register
@@ -23,15 +24,12 @@ from bot.engine.meld import (
 )
 from bot.engine.options import OptionSpec
 from bot.engine.pinochle.common import (
-    DECLARE_OUT,
     LAST_TRICK,
     MATCH_OPTION,
-    PASS,
     RANKS_48,
     RANKS_64,
     SORT_KEY,
     PinochleGame,
-    card_action,
     codes,
     round_counters,
 )
@@ -41,16 +39,11 @@ from bot.engine.prose import rules_prose
 _PLAYING, _MELDING, _PLAYOFF = Phase.PLAY, Phase.MELD, Phase.PLAYOFF
 
 HAND_SIZE = 12
-_MELD_ACTIONS: dict[tuple[Card, ...], Action] = {}
 
 
 def meld_action(cards: tuple[Card, ...]) -> Action:
     """The (interned) ``meld`` action laying exactly ``cards`` (in canonical order)."""
-    key = canonical_cards(cards)
-    action = _MELD_ACTIONS.get(key)
-    if action is None:
-        action = _MELD_ACTIONS[key] = Action(Kind.MELD, cards=key)
-    return action
+    return interned_meld(canonical_cards(cards))
 
 
 @register

@@ -9,16 +9,15 @@ bid ladder in ``bot.engine.pinochle.auction``. Importing this package registers 
 
 from __future__ import annotations
 
+from bot.engine.actions import ASK_OF, THROW_IN
 from bot.engine.meld.tables import MELD_VALUES, STANDARD_VALUES, Values, double_deck_table
 from bot.engine.pinochle.auction import TOP_BID, bid_ladder, ladder_actions
 from bot.engine.pinochle.double_deck.game import (
-    ASK_OF,
     COUNTER_RANKS,
     HAND_SIZE,
     LAST_TRICK,
     MIN_SCORE,
     RANKS_80,
-    THROW_IN,
     TRICK_POINTS,
     DoubleDeck,
 )

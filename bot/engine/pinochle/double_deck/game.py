@@ -8,24 +8,21 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from bot.engine.actions import Action, Kind
+from bot.engine.actions import ASK_OF, PASS, THROW_IN, Action, Kind, card_actions, trump_action
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.events import Event, Phase
 from bot.engine.game import Outcome
 from bot.engine.meld import MeldResult, MeldTable, count_meld, double_deck_table, meld_total
 from bot.engine.pinochle.auction import bid_ladder, ladder_actions
 from bot.engine.pinochle.common import (
-    PASS,
     SORT_KEY,
     STRENGTH,
     SUIT_INDEX,
     PinochleGame,
-    card_actions,
     codes,
     meld_json,
     plays_above,
     suit_word,
-    trump_action,
     unique_plays,
 )
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
@@ -39,8 +36,6 @@ COUNTER_RANKS = (Rank.ACE, Rank.TEN, Rank.KING)
 LAST_TRICK = 2
 TRICK_POINTS = 50
 MIN_SCORE = 20
-THROW_IN = Action(Kind.THROW_IN)
-ASK_OF: dict[Suit, Action] = {suit: Action(Kind.ASK, suit=suit) for suit in Suit}
 _PLAY = Kind.PLAY
 _ALONE: tuple[tuple[int], ...] = ((0,), (1,), (2,), (3,))
 
