@@ -14,11 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
-from bot.engine.actions import Action, parse_action
+from bot.engine.actions import Action, Kind, parse_action
 from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
 from bot.engine.events import Event
 from bot.engine.options import OptionSpec, resolve_options
+
+_PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ class Game(ABC):
         self.first_dealer: int | None = dealer
         self.log: list[tuple[int, Action]] = []
         self.outcome: Outcome | None = None
+        self._legal: list[Action] | None = None  # legal_actions(self._legal_seat), until an action
+        self._legal_seat = -1
         self.sides: tuple[tuple[int, ...], ...] = self.make_sides()
         self.side_of: tuple[int, ...] = tuple(
             next(i for i, side in enumerate(self.sides) if seat in side) for seat in range(players)
@@ -96,16 +100,27 @@ class Game(ABC):
         """The seats whose decision the game is waiting for (usually one; empty when over)."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now (possibly non-empty for a seat not in ``to_act``)."""
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, the game not being over (possibly non-empty for a
+        seat not in ``to_act``), as the interned objects of ``bot.engine.actions``."""
 
     @abstractmethod
     def explain_illegal(self, seat: int, action: Action) -> str:
         """Why ``action`` is not legal for ``seat`` now, in words a player understands."""
 
     @abstractmethod
-    def perform(self, seat: int, action: Action) -> list[Event]:
-        """Carry out an action already known to be legal and return what happened."""
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        """Carry out an action other than a card play, already known to be legal for ``seat``, and
+        return what happened."""
+
+    @abstractmethod
+    def play_card(self, seat: int, card: Card) -> list[Event]:
+        """Play ``card`` for ``seat`` (known to be legal) and return what happened. Card play is
+        most of a game, so ``apply`` hands every ``play`` action straight here."""
+
+    def _canonical(self, action: Action) -> Action:
+        """The one spelling of ``action`` that ``_legal_actions`` lists (by default ``action``)."""
+        return action
 
     @abstractmethod
     def public_view(self) -> dict[str, Any]:
@@ -124,22 +139,72 @@ class Game(ABC):
         """Whether ``seat`` may take ``action`` now."""
         return 0 <= seat < self.players and action in self.legal_actions(seat)
 
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (possibly some for a seat not in ``to_act``, e.g.
+        declaring out; none once the game is over). Kept until the next action, so asking again
+        is free.
+
+        >>> game = new_game("pitch", players=3, seed=7)
+        >>> [str(action) for action in game.legal_actions(game.to_act[0])]
+        ['pass', 'bid 1', 'bid 2', 'bid 3', 'bid 4']
+        """
+        legal = self._legal
+        if legal is None or self._legal_seat != seat:
+            legal = self._legal = self._legal_actions(seat) if self.outcome is None else []
+            self._legal_seat = seat
+        return legal[:]
+
+    def invalidate(self) -> None:
+        """Forget the kept legal actions (after changing the state other than by ``apply``)."""
+        self._legal = None
+
     def verify_action(self, seat: int, action: Action) -> None:
         """Raise ``IllegalAction`` with a player-facing reason unless the action is legal."""
         if not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
         if self.outcome is not None:
             raise IllegalAction("the game is over")
-        if action not in self.legal_actions(seat):
+        legal = self._legal
+        if legal is None or self._legal_seat != seat:
+            self.legal_actions(seat)
+            legal = self._legal
+            assert legal is not None
+        for candidate in legal:
+            if candidate is action:
+                return
+        if action not in legal:
             raise IllegalAction(self.explain_illegal(seat, action))
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Take ``action`` for ``seat``; raises ``IllegalAction`` (and changes nothing) if illegal."""
+        """Take ``action`` (or its text) for ``seat`` and return what happened; raises
+        ``IllegalAction`` with a player-facing reason, changing nothing, if it is not legal.
+
+        >>> game = new_game("pitch", players=3, seed=7)
+        >>> game.apply(game.to_act[0], "bid 2")
+        [{'type': 'bid', 'seat': 2, 'amount': 2}]
+        >>> game.apply(game.to_act[0], "bid 1")
+        Traceback (most recent call last):
+        bot.engine.errors.IllegalAction: Your bid must be higher than 2.
+        """
+        legal = self._legal
+        if legal is not None and seat == self._legal_seat:
+            # Fast path: the very object ``legal_actions`` just listed (actions are interned).
+            for candidate in legal:
+                if candidate is action:
+                    self.log.append((seat, candidate))
+                    self._legal = None
+                    if candidate.kind is _PLAY:
+                        return self.play_card(seat, candidate.cards[0])
+                    return self._perform(seat, candidate)
         if isinstance(action, str):
             action = parse_action(action)
+        action = self._canonical(action)
         self.verify_action(seat, action)
         self.log.append((seat, action))
-        return self.perform(seat, action)
+        self._legal = None
+        if action.kind is _PLAY:
+            return self.play_card(seat, action.cards[0])
+        return self._perform(seat, action)
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public view, its private information and its legal actions."""

@@ -15,7 +15,8 @@ from bot.engine.prose import rules_prose
 from bot.engine.tricks import has_suit, sort_hand, trick_winner
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
-_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
+_BIDDING, _PLAYING, _OVER = Phase.BIDDING, Phase.PLAY, Phase.OVER
+
 
 STRENGTH: dict[Rank, int] = {rank: rank.index for rank in Rank}  # A high ... 2 low
 GAME_VALUE: dict[Rank, int] = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
@@ -126,8 +127,8 @@ class PitchBase(Game):
     def dealer_must_bid(self) -> bool:
         return False
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self.outcome is not None or seat != self.turn:
+    def _legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.turn:
             return []
         if self.phase is _BIDDING:
             actions = [bid(n) for n in range(self.bid_floor(seat), self.max_bid + 1)]
@@ -180,10 +181,8 @@ class PitchBase(Game):
         )
 
     # ----- actions --------------------------------------------------------------------------
-    def perform(self, seat: int, action: Action) -> list[Event]:
-        if self.phase is _BIDDING:
-            return self.take_bid(seat, action)
-        return self.take_play(seat, action.card)
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        return self.take_bid(seat, action)  # the only action besides playing a card
 
     def take_bid(self, seat: int, action: Action) -> list[Event]:
         amount = action.amount if action.kind is Kind.BID else None
@@ -204,7 +203,7 @@ class PitchBase(Game):
         events.append({"type": "pitcher", "seat": self.pitcher, "bid": self.high_bid})
         return events
 
-    def take_play(self, seat: int, card: Card) -> list[Event]:
+    def play_card(self, seat: int, card: Card) -> list[Event]:
         self.hands[seat].remove(card)
         events: list[Event] = []
         if self.trump is None:
@@ -294,7 +293,7 @@ class PitchBase(Game):
             outcome = self.check_end(awards, pitching, made, before)
         if outcome is not None:
             self.outcome = outcome
-            self.phase = Phase.OVER
+            self.phase = _OVER
             events.append({"type": "game_over", **outcome.to_json()})
             return events
         self.dealer = (self.dealer + 1) % self.players

@@ -22,7 +22,7 @@ from bot.engine.actions import (
     play,
 )
 from bot.engine.cards import Card, Suit
-from bot.engine.pinochle import common, double_deck, partnership, three, two
+from bot.engine.pinochle import double_deck, partnership, three, two
 
 
 def test_there_is_one_pass_and_one_of_each_bare_action() -> None:
@@ -33,7 +33,7 @@ def test_there_is_one_pass_and_one_of_each_bare_action() -> None:
     assert parse_action("throw-in") is THROW_IN
     assert double_deck.THROW_IN is THROW_IN and double_deck.ASK_OF is ASK_OF
     assert two.PASS is three.PASS is partnership.PASS is PASS
-    assert two.DECLARE_OUT is partnership.DECLARE_OUT is common.DECLARE_OUT is DECLARE_OUT
+    assert two.DECLARE_OUT is partnership.DECLARE_OUT is DECLARE_OUT
     assert three.CONCEDE is CONCEDE
 
 

@@ -34,7 +34,14 @@ from bot.engine.pinochle.common import (
 from bot.engine.prose import rules_prose
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
-_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
+_BIDDING, _EXCHANGE, _PASSING, _NAMING_TRUMP, _PLAYING = (
+    Phase.BIDDING,
+    Phase.EXCHANGE,
+    Phase.PASS,
+    Phase.TRUMP,
+    Phase.PLAY,
+)
+
 
 PASS_OPTION = OptionSpec(
     "pass",
@@ -48,9 +55,6 @@ RULES_OPTION = OptionSpec(
     "partnership: turned trump, dix exchange, declaring out (§6); auction: bidding from 100 (§7)",
     ("partnership", "auction"),
 )
-
-
-_PLAY = Kind.PLAY
 
 
 class PartnershipBase(PinochleGame):
@@ -120,7 +124,7 @@ class PartnershipBase(PinochleGame):
         self.turned = turned
         self.trump = turned.suit
         self.dix = Card(turned.suit, Rank.NINE)
-        self.phase = Phase.EXCHANGE
+        self.phase = _EXCHANGE
         self.exchange_offset = 0
         return self.exchange_from(1)
 
@@ -166,7 +170,7 @@ class PartnershipBase(PinochleGame):
             self.bidder = seat
         live = [s for s in range(self.players) if not self.passed[s]]
         if len(live) == 1 and self.bidder == live[0]:
-            self.phase = Phase.TRUMP
+            self.phase = _NAMING_TRUMP
             self.set_turn(live[0])
             events.append({"type": "bidder", "seat": live[0], "bid": self.high_bid})
             return events
@@ -183,7 +187,7 @@ class PartnershipBase(PinochleGame):
         self.dix = Card(suit, Rank.NINE)
         events: list[Event] = [{"type": "trump", "seat": seat, "suit": suit.value}]
         if self.options.get("pass"):
-            self.phase = Phase.PASS
+            self.phase = _PASSING
             self.pass_from, self.pass_to = self.partner_of(seat), seat
             self.giving = []
             self.set_turn(self.pass_from)
@@ -256,7 +260,7 @@ class PartnershipBase(PinochleGame):
             self.melds = [count_meld(hand, self.trump, self.meld_table) for hand in self.meld_hands]
         return self.melds
 
-    def compute_legal(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase is _PLAYING:
             out = []
@@ -267,21 +271,21 @@ class PartnershipBase(PinochleGame):
             return out
         if seat != self.turn:
             return []
-        if phase is Phase.EXCHANGE:
+        if phase is _EXCHANGE:
             return [card_action(Kind.EXCHANGE, self.dix), PASS]
         if phase is _BIDDING:
             bids = [bid_action(n) for n in range(self.bid_floor(), self.max_bid + 1, self.bid_step)]
             return bids if self.dealer_stuck(seat) else [PASS, *bids]
-        if phase is Phase.TRUMP:
+        if phase is _NAMING_TRUMP:
             return [trump_action(suit) for suit in Suit]
-        if phase is Phase.PASS:
+        if phase is _PASSING:
             return card_actions(Kind.GIVE, self.hands[seat])
         return []
 
-    def act(self, seat: int, action: Action) -> list[Event]:
+    def _perform(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
-        if kind is _PLAY:
-            return self.play_card(seat, action.cards[0])
+        if action is DECLARE_OUT:
+            return self.declare_out(seat)
         if kind is Kind.EXCHANGE:
             assert self.turned is not None
             hand = self.hands[seat]
@@ -296,7 +300,7 @@ class PartnershipBase(PinochleGame):
                 {"type": "exchange", "seat": seat, "gave": self.dix.code, "took": received.code}
             ]
             return events + self.end_exchange()
-        if kind is Kind.PASS and self.phase is Phase.EXCHANGE:
+        if kind is Kind.PASS and self.phase is _EXCHANGE:
             events = [{"type": "exchange_pass", "seat": seat}]
             return events + self.exchange_from(self.exchange_offset + 1)
         if kind is Kind.BID or kind is Kind.PASS:
@@ -393,7 +397,7 @@ class PartnershipBase(PinochleGame):
             waiting = ", ".join(f"seat {s + 1}" for s in self.acting) or "nobody"
             return f"It is not your turn: waiting for {waiting}."
         phase = self.phase
-        if phase is Phase.EXCHANGE:
+        if phase is _EXCHANGE:
             return f"You may exchange your dix ({self.dix.pretty}) for the turned card, or pass."
         if phase is _BIDDING:
             if kind is Kind.PASS:
@@ -406,9 +410,9 @@ class PartnershipBase(PinochleGame):
                     return f"Bids go up to {self.max_bid}."
                 return f"Bids go up in steps of {self.bid_step} (e.g. {floor}, {floor + self.bid_step})."
             return "Bidding is under way: bid or pass."
-        if phase is Phase.TRUMP:
+        if phase is _NAMING_TRUMP:
             return "You won the bid: name trump (e.g. 'trump H')."
-        if phase is Phase.PASS:
+        if phase is _PASSING:
             if kind is Kind.GIVE and action.cards and action.cards[0] not in self.hands[seat]:
                 return f"You do not hold {action.cards[0].pretty}."
             return f"Pass cards one at a time: 'give <card>' ({self.pass_count() - len(self.giving)} to go)."
@@ -445,7 +449,7 @@ class PartnershipBase(PinochleGame):
                         "count": self.pass_count(),
                         "chosen": len(self.giving),
                     }
-                    if self.phase is Phase.PASS
+                    if self.phase is _PASSING
                     else None
                 ),
                 "hand_sizes": [len(hand) for hand in self.hands],
@@ -467,7 +471,7 @@ class PartnershipBase(PinochleGame):
     def private_view(self, seat: int) -> dict[str, Any]:
         return {
             "hand": codes(self.hands[seat]),
-            "giving": codes(self.giving) if seat == self.pass_from and self.phase is Phase.PASS else [],
+            "giving": codes(self.giving) if seat == self.pass_from and self.phase is _PASSING else [],
             "gave": codes(self.gave[seat]),
             "received": codes(self.received[seat]),
         }

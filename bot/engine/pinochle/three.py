@@ -21,7 +21,14 @@ from bot.engine.pinochle.common import (
 from bot.engine.prose import rules_prose
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
-_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
+_BIDDING, _FORCED, _NAMING_TRUMP, _BURYING, _PLAYING = (
+    Phase.BIDDING,
+    Phase.FORCED,
+    Phase.TRUMP,
+    Phase.BURY,
+    Phase.PLAY,
+)
+
 
 HAND_SIZE = 15
 WIDOW = 3
@@ -107,7 +114,7 @@ class ThreeHand(PinochleGame):
         self.acting = (seat,)
 
     # ----- legal actions --------------------------------------------------------------------
-    def compute_legal(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         if seat != self.turn or not self.acting:
             return []
         phase = self.phase
@@ -116,11 +123,11 @@ class ThreeHand(PinochleGame):
         if phase is _BIDDING:
             floor = self.high_bid + BID_STEP if self.high_bid else MIN_BID
             return [PASS, *(bid_action(n) for n in range(floor, MAX_BID + 1, BID_STEP))]
-        if phase is Phase.FORCED:
+        if phase is _FORCED:
             return [bid_action(FORCED_BID), CONCEDE]
-        if phase is Phase.TRUMP:
+        if phase is _NAMING_TRUMP:
             return [*(trump_action(suit) for suit in Suit), CONCEDE]
-        if phase is Phase.BURY:
+        if phase is _BURYING:
             return [*card_actions(Kind.BURY, self.buryable(seat)), CONCEDE]
         return []
 
@@ -134,16 +141,14 @@ class ThreeHand(PinochleGame):
         return spare or hand
 
     # ----- actions --------------------------------------------------------------------------
-    def act(self, seat: int, action: Action) -> list[Event]:
+    def _perform(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
-        if kind is Kind.PLAY:
-            return self.play_card(seat, action.cards[0])
         phase = self.phase
         if kind is Kind.CONCEDE:
             return self.concede(seat)
         if phase is _BIDDING:
             return self.take_bid(seat, action.amount if kind is Kind.BID else None)
-        if phase is Phase.FORCED:
+        if phase is _FORCED:
             return self.take_widow(seat)
         if kind is Kind.TRUMP:
             assert action.suit is not None
@@ -163,7 +168,7 @@ class ThreeHand(PinochleGame):
             self.bidder = self.dealer
             self.high_bid = FORCED_BID
             self.forced = True
-            self.phase = Phase.FORCED
+            self.phase = _FORCED
             self.set_turn(self.dealer)
             events.append({"type": "forced_bid", "seat": self.dealer, "bid": FORCED_BID})
             return events
@@ -182,7 +187,7 @@ class ThreeHand(PinochleGame):
         self.widow_shown = True
         self.hands[seat].extend(self.widow)
         self.hands[seat].sort(key=SORT_KEY.__getitem__)
-        self.phase = Phase.TRUMP
+        self.phase = _NAMING_TRUMP
         self.set_turn(seat)
         return [{"type": "widow", "seat": seat, "cards": codes(self.widow)}]
 
@@ -190,7 +195,7 @@ class ThreeHand(PinochleGame):
         self.trump = suit
         self.meld = count_meld(self.hands[seat], suit, self.meld_table)
         self.meld_used = self.meld.used_cards()
-        self.phase = Phase.BURY
+        self.phase = _BURYING
         return [
             {"type": "trump", "seat": seat, "suit": suit.value},
             {"type": "meld_shown", **meld_json(seat, self.meld)},
@@ -215,7 +220,7 @@ class ThreeHand(PinochleGame):
         return events
 
     def concede(self, seat: int) -> list[Event]:
-        self.conceded = "forced" if self.phase is Phase.FORCED else "widow"
+        self.conceded = "forced" if self.phase is _FORCED else "widow"
         return self.settle()
 
     def after_trick(self, winner: int, value: int) -> list[Event]:
@@ -316,13 +321,13 @@ class ThreeHand(PinochleGame):
             if kind is Kind.CONCEDE:
                 return "Only the bidder may concede, after the auction."
             return "Bidding is under way: bid or pass."
-        if phase is Phase.FORCED:
+        if phase is _FORCED:
             return (
                 f"Everyone passed: play the forced bid ('bid {FORCED_BID}') or concede (1 chip to the kitty)."
             )
-        if phase is Phase.TRUMP:
+        if phase is _NAMING_TRUMP:
             return "Name trump (e.g. 'trump H') or concede."
-        if phase is Phase.BURY:
+        if phase is _BURYING:
             if kind is Kind.BURY and action.cards:
                 card = action.cards[0]
                 if card not in self.hands[seat]:

@@ -28,7 +28,15 @@ from bot.engine.pinochle.common import (
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
-_PLAYING, _BIDDING = Phase.PLAY, Phase.BIDDING
+_BIDDING, _ASKING, _PASSING, _NAMING_TRUMP, _PLAYING, _SCORING = (
+    Phase.BIDDING,
+    Phase.ASK,
+    Phase.PASS,
+    Phase.TRUMP,
+    Phase.PLAY,
+    Phase.SCORING,
+)
+
 
 RANKS_80: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
 HAND_SIZE = 20
@@ -36,7 +44,6 @@ COUNTER_RANKS = (Rank.ACE, Rank.TEN, Rank.KING)
 LAST_TRICK = 2
 TRICK_POINTS = 50
 MIN_SCORE = 20
-_PLAY = Kind.PLAY
 _ALONE: tuple[tuple[int], ...] = ((0,), (1,), (2,), (3,))
 
 
@@ -73,8 +80,6 @@ class DoubleDeck(PinochleGame):
 
     # ----- set-up ---------------------------------------------------------------------------
     def start(self) -> None:
-        self._legal: list[Action] | None = None
-        self._legal_seat = -1
         self.check_options()
         o = self.options
         self.scale = 10 if o["100-aces"] else 1
@@ -151,7 +156,7 @@ class DoubleDeck(PinochleGame):
         return [suit for suit in Suit if self.has_marriage(seat, suit)]
 
     # ----- legal actions --------------------------------------------------------------------
-    def compute_legal(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase is _PLAYING:
             if seat != self.turn:
@@ -167,15 +172,15 @@ class DoubleDeck(PinochleGame):
                 return [ladder_actions(self.ladder)[0]]
             start = bisect_right(self.ladder, self.high_bid) if self.bidder is not None else 0
             return [PASS, *ladder_actions(self.ladder)[start:]]
-        if phase is Phase.ASK:
+        if phase is _ASKING:
             asks = [ASK_OF[suit] for suit in Suit]
             return [*asks, PASS] if self.ask_mode == "optional" else asks
-        if phase is Phase.PASS:
+        if phase is _PASSING:
             cards = self.hands[seat]
             if self.must_give_suit(seat) is not None:
                 cards = [card for card in cards if card.suit is self.asked]
             return card_actions(Kind.GIVE, cards)
-        if phase is Phase.TRUMP:
+        if phase is _NAMING_TRUMP:
             suits = self.marriage_suits(seat) if self.marriage_at_naming else list(Suit)
             return [trump_action(suit) for suit in suits]
         return []
@@ -285,14 +290,12 @@ class DoubleDeck(PinochleGame):
         return asked if any(card.suit is asked for card in self.hands[seat]) else None
 
     # ----- actions --------------------------------------------------------------------------
-    def act(self, seat: int, action: Action) -> list[Event]:
+    def _perform(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
         phase = self.phase
-        if kind is _PLAY:
-            return self.play_card(seat, action.cards[0])
         if phase is _BIDDING:
             return self.take_bid(seat, action)
-        if phase is Phase.ASK:
+        if phase is _ASKING:
             return self.take_ask(seat, action.suit if kind is Kind.ASK else None)
         if kind is Kind.GIVE:
             return self.give(seat, action.cards[0])
@@ -328,7 +331,7 @@ class DoubleDeck(PinochleGame):
         events.append({"type": "bidder", "seat": bidder, "bid": self.high_bid})
         if self.pass_before:
             if self.ask_mode != "off":
-                self.phase = Phase.ASK
+                self.phase = _ASKING
                 self.set_turn(bidder)
                 return events
             return events + self.start_pass()
@@ -344,7 +347,7 @@ class DoubleDeck(PinochleGame):
         assert bidder is not None
         if self.marriage_at_naming and not self.marriage_suits(bidder):
             return self.give_up("no-marriage")
-        self.phase = Phase.TRUMP
+        self.phase = _NAMING_TRUMP
         self.set_turn(bidder)
         return []
 
@@ -360,7 +363,7 @@ class DoubleDeck(PinochleGame):
         bidder = self.bidder
         assert bidder is not None
         partner = self.partner(bidder)
-        self.phase = Phase.PASS
+        self.phase = _PASSING
         self.acting = tuple(sorted((bidder, partner))) if self.simultaneous else (partner,)
         self.turn = self.acting[0]
         return [
@@ -514,7 +517,7 @@ class DoubleDeck(PinochleGame):
             for seat in self.sides[other]:
                 self.shown[seat] = self.shown[seat] or meld > 0
         self.giveup_meld = meld
-        self.phase = Phase.SCORING
+        self.phase = _SCORING
         self.acting = ()
         return events + self.score_deal(meld + bonus)
 
@@ -617,17 +620,17 @@ class DoubleDeck(PinochleGame):
                 return "Only the bidder may throw in."
             return "The bidder may throw in only after trump is named and before the first lead."
         if seat not in self.acting:
-            passing = phase is Phase.PASS and seat in (self.bidder, self.partner(self.bidder or 0))
+            passing = phase is _PASSING and seat in (self.bidder, self.partner(self.bidder or 0))
             if passing and (len(self.giving[seat]) >= self.pass_count or self.gave[seat]):
                 return "You have passed your cards: waiting for your partner."
             waiting = ", ".join(f"seat {s + 1}" for s in self.acting) or "nobody"
             return f"It is not your turn: waiting for {waiting}."
         if phase is _BIDDING:
             return self.explain_bid(seat, action)
-        if phase is Phase.ASK:
+        if phase is _ASKING:
             extra = ", or 'pass' to ask for nothing" if self.ask_mode == "optional" else ""
             return f"Name the suit you want from your partner, e.g. 'ask H'{extra}."
-        if phase is Phase.PASS:
+        if phase is _PASSING:
             left = self.pass_count - len(self.giving[seat])
             if kind is Kind.GIVE and action.cards:
                 card = action.cards[0]
@@ -642,7 +645,7 @@ class DoubleDeck(PinochleGame):
                         f"while you hold one."
                     )
             return f"Pass {left} more card(s), one at a time: 'give <card>'."
-        if phase is Phase.TRUMP:
+        if phase is _NAMING_TRUMP:
             suits = self.marriage_suits(seat)
             if kind is Kind.TRUMP and self.marriage_at_naming:
                 names = ", ".join(suit.value for suit in suits)
@@ -753,7 +756,7 @@ class DoubleDeck(PinochleGame):
                         "chosen": [len(cards) for cards in self.giving],
                         "waiting": list(self.acting),
                     }
-                    if self.phase is Phase.PASS and bidder is not None
+                    if self.phase is _PASSING and bidder is not None
                     else None
                 ),
                 "passed": self.pass_count > 0 and any(self.gave),
