@@ -32,6 +32,18 @@ class Outcome:
     scores: tuple[int, ...]
     reason: str
 
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each side's place, 1 for first: the winning sides first, then by score; sides with
+        equal standing share a place (and the next place is skipped). Not part of ``to_json``.
+
+        >>> Outcome((2,), (2,), (11, 7, 9, 7), "seat 3 reached 11").places
+        (2, 3, 1, 3)
+        """
+        winning, scores = self.winning_sides, self.scores
+        standing = [(side in winning, score) for side, score in enumerate(scores)]
+        return tuple(1 + sum(other > mine for other in standing) for mine in standing)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "winning_sides": list(self.winning_sides),
@@ -215,6 +227,16 @@ class Game(ABC):
         out.update(self.private_view(seat))
         out["legal"] = [str(action) for action in self.legal_actions(seat)]
         return out
+
+    def header_view(self) -> dict[str, Any]:
+        """The keys every public view starts with: the variant, its title and family, players, sides."""
+        return {
+            "variant": self.name,
+            "title": self.title,
+            "family": self.family,
+            "players": self.players,
+            "sides": [list(side) for side in self.sides],
+        }
 
     def deal_rng(self, deal_no: int) -> random.Random:
         """The random source for one deal, derived from the seed (so copies need no RNG state)."""

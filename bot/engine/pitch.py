@@ -4,6 +4,7 @@ partnership pitch (Brian Gordon's rules). Spec: ``shared/rules/pitch.md``."""
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from typing import Any, ClassVar
 
 from bot.engine.actions import PASS, Action, Kind, bid, play
@@ -301,12 +302,13 @@ class PitchBase(Game):
         events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
         return events
 
+    @abstractmethod
     def deal_changes(
         self, points: list[int], pitching: int, before: list[int]
     ) -> tuple[list[int], bool, bool]:
         """Score changes per side, whether the bid was made, and whether that wins at once."""
-        raise NotImplementedError
 
+    @abstractmethod
     def check_end(
         self,
         awards: list[tuple[str, int, Card | None]],
@@ -314,7 +316,7 @@ class PitchBase(Game):
         made: bool,
         before: list[int],
     ) -> Outcome | None:
-        raise NotImplementedError
+        """After a deal: the outcome if the game is over (None: deal on)."""
 
     def win(self, side: int, reason: str) -> Outcome:
         return Outcome((side,), self.sides[side], tuple(self.scores), reason)
@@ -325,11 +327,7 @@ class PitchBase(Game):
             return [{"seat": seat, "card": card.code} for seat, card in trick]
 
         return {
-            "variant": self.name,
-            "title": self.title,
-            "family": self.family,
-            "players": self.players,
-            "sides": [list(side) for side in self.sides],
+            **self.header_view(),
             "phase": self.phase,
             "deal": self.deal_no,
             "dealer": self.dealer,

@@ -7,12 +7,12 @@ Spec: ``shared/rules/pinochle.md``.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from bot.engine.actions import Action, Kind, play
 from bot.engine.cards import Card, Rank, Suit, make_deck
-from bot.engine.errors import BadOption
 from bot.engine.events import Event, Phase
 from bot.engine.game import Game, Outcome
 from bot.engine.meld import MeldResult, MeldTable, canonical_cards
@@ -91,11 +91,6 @@ def round_counters(points: int) -> int:
     return points - units + (10 if units >= 7 else 0)
 
 
-def sort_cards(cards: list[Card]) -> list[Card]:
-    """Cards grouped by suit (♠ ♥ ♦ ♣), highest first within a suit."""
-    return sorted(cards, key=SORT_KEY.__getitem__)
-
-
 def codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [card.code for card in cards]
 
@@ -140,10 +135,10 @@ class PinochleGame(Game):
     # ----- set-up ---------------------------------------------------------------------------
     def start(self) -> None:
         self.check_options()
-        self.points: dict[Card, int] = POINTS[self.options.get("count", "standard")]
+        self.points: dict[Card, int] = self.counter_values()
         self.scores: list[int] = [0] * len(self.sides)
         self.deal_no = 0
-        self.target: int | None = None if self.options.get("match") == "deal" else 1000
+        self.target: int | None = self.match_target()
         self.dealer = -1  # drawn from the first deal's random source (``new_deck``)
         self.last_deal: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []
@@ -153,6 +148,14 @@ class PinochleGame(Game):
 
     def check_options(self) -> None:
         """Refuse option combinations that make no sense (``BadOption``)."""
+
+    def counter_values(self) -> dict[Card, int]:
+        """What each card counts in tricks (the ``count`` option)."""
+        return POINTS[self.options.get("count", "standard")]
+
+    def match_target(self) -> int | None:
+        """The game's first target (None: a single deal, ``match=deal``)."""
+        return None if self.options.get("match") == "deal" else 1000
 
     def pack(self) -> list[Card]:
         ranks, copies = self.pack_for(self.options)
@@ -173,9 +176,9 @@ class PinochleGame(Game):
         keys = [rand() for _ in order]
         return [deck[i] for i in sorted(order, key=keys.__getitem__)]
 
+    @abstractmethod
     def deal_cards(self) -> list[Event]:
         """Shuffle and deal the next deal; return what happened at once (e.g. meld shown)."""
-        raise NotImplementedError
 
     def reset_trick_state(self, leader: int) -> None:
         self.trick: list[tuple[int, Card]] = []
@@ -194,6 +197,37 @@ class PinochleGame(Game):
     @property
     def to_act(self) -> tuple[int, ...]:
         return self.acting
+
+    def set_turn(self, seat: int) -> None:
+        """``seat`` alone is to act."""
+        self.turn = seat
+        self.acting = (seat,)
+
+    def partner(self, seat: int) -> int:
+        """``seat``'s partner: opposite, or with three to a side the next partner clockwise (the
+        seat itself when it plays alone)."""
+        side = self.sides[self.side_of[seat]]
+        return side[(side.index(seat) + len(side) // 2) % len(side)]
+
+    # ----- the auction (three-hand, partnership auction, double-deck) ----------------------------
+    bids: list[tuple[int, int | None]]
+    passed: list[bool]
+    high_bid: int
+    bidder: int | None
+
+    def record_bid(self, seat: int, amount: int | None) -> list[Event]:
+        """A call of the auction: ``seat`` bids ``amount`` or passes (None; a pass is final)."""
+        self.bids.append((seat, amount))
+        if amount is None:
+            self.passed[seat] = True
+        else:
+            self.high_bid = amount
+            self.bidder = seat
+        return [{"type": "bid", "seat": seat, "amount": amount}]
+
+    def dealer_stuck(self, seat: int) -> bool:
+        """Whether ``seat`` is the dealer and everyone else passed: the dealer must bid."""
+        return seat == self.dealer and self.bidder is None and sum(self.passed) == self.players - 1
 
     def _canonical(self, action: Action) -> Action:
         """Meld cards may be named in any order (``meld JD QS`` is ``meld QS JD``)."""
@@ -340,8 +374,10 @@ class PinochleGame(Game):
         more = self.after_trick(winner, value)
         return events + more if more else events
 
+    @abstractmethod
     def after_trick(self, winner: int, value: int) -> list[Event]:
-        raise NotImplementedError
+        """After a trick is taken (``winner``, worth ``value``): the deal's end when hands are
+        empty, two-hand's meld turn, … (the events it adds)."""
 
     # ----- the match ------------------------------------------------------------------------
     def finish(self, outcome: Outcome) -> list[Event]:
@@ -423,11 +459,7 @@ class PinochleGame(Game):
 
     def base_view(self) -> dict[str, Any]:
         return {
-            "variant": self.name,
-            "title": self.title,
-            "family": self.family,
-            "players": self.players,
-            "sides": [list(side) for side in self.sides],
+            **self.header_view(),
             "options": dict(self.options),
             "phase": self.phase,
             "deal": self.deal_no,
@@ -442,7 +474,3 @@ class PinochleGame(Game):
             "history": [dict(item) for item in self.history],
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
-
-
-def bad_option(message: str) -> BadOption:
-    return BadOption(message)

@@ -75,11 +75,6 @@ class PartnershipBase(PinochleGame):
     def declaring_out_allowed(self) -> bool:
         return not self.is_auction()
 
-    def partner_of(self, seat: int) -> int:
-        """The bidder's partner for the pass: opposite, or the next partner clockwise (6 players)."""
-        side = self.sides[self.side_of[seat]]
-        return side[(side.index(seat) + len(side) // 2) % len(side)]
-
     # ----- the deal -------------------------------------------------------------------------
     def deal_cards(self) -> list[Event]:
         self.deal_no += 1
@@ -128,10 +123,6 @@ class PartnershipBase(PinochleGame):
         self.exchange_offset = 0
         return self.exchange_from(1)
 
-    def set_turn(self, seat: int) -> None:
-        self.turn = seat
-        self.acting = (seat,)
-
     # ----- the dix exchange (§6) -------------------------------------------------------------
     def exchange_from(self, offset: int) -> list[Event]:
         """Offer the exchange to the next seat (dealer's left first) holding a dix, or meld."""
@@ -156,18 +147,8 @@ class PartnershipBase(PinochleGame):
     def bid_floor(self) -> int:
         return self.high_bid + self.bid_step if self.high_bid else self.min_bid
 
-    def dealer_stuck(self, seat: int) -> bool:
-        return seat == self.dealer and self.bidder is None and sum(self.passed) == self.players - 1
-
     def take_bid(self, seat: int, action: Action) -> list[Event]:
-        amount = action.amount if action.kind is Kind.BID else None
-        self.bids.append((seat, amount))
-        events: list[Event] = [{"type": "bid", "seat": seat, "amount": amount}]
-        if amount is None:
-            self.passed[seat] = True
-        else:
-            self.high_bid = amount
-            self.bidder = seat
+        events = self.record_bid(seat, action.amount if action.kind is Kind.BID else None)
         live = [s for s in range(self.players) if not self.passed[s]]
         if len(live) == 1 and self.bidder == live[0]:
             self.phase = _NAMING_TRUMP
@@ -188,7 +169,7 @@ class PartnershipBase(PinochleGame):
         events: list[Event] = [{"type": "trump", "seat": seat, "suit": suit.value}]
         if self.options.get("pass"):
             self.phase = _PASSING
-            self.pass_from, self.pass_to = self.partner_of(seat), seat
+            self.pass_from, self.pass_to = self.partner(seat), seat
             self.giving = []
             self.set_turn(self.pass_from)
             events.append(

@@ -79,7 +79,9 @@ class ThreeHand(PinochleGame):
     def start(self) -> None:
         self.kitty = 0
         super().start()
-        self.target = None
+
+    def match_target(self) -> int | None:
+        return None  # a session of deals (option deals), not a target
 
     def deals_in_session(self) -> int:
         return int(self.options["deals"])
@@ -108,10 +110,6 @@ class ThreeHand(PinochleGame):
         self.reset_trick_state((self.dealer + 1) % 3)
         self.phase = _BIDDING
         return []
-
-    def set_turn(self, seat: int) -> None:
-        self.turn = seat
-        self.acting = (seat,)
 
     # ----- legal actions --------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -156,13 +154,7 @@ class ThreeHand(PinochleGame):
         return self.bury(seat, action.cards[0])
 
     def take_bid(self, seat: int, amount: int | None) -> list[Event]:
-        self.bids.append((seat, amount))
-        events: list[Event] = [{"type": "bid", "seat": seat, "amount": amount}]
-        if amount is None:
-            self.passed[seat] = True
-        else:
-            self.high_bid = amount
-            self.bidder = seat
+        events = self.record_bid(seat, amount)
         live = [s for s in range(3) if not self.passed[s]]
         if not live:
             self.bidder = self.dealer

@@ -278,10 +278,6 @@ class TwoHand(PinochleGame):
             events.append({"type": "playoff", "leader": winner})
         return events
 
-    def set_turn(self, seat: int) -> None:
-        self.turn = seat
-        self.acting = (seat,)
-
     # ----- scoring --------------------------------------------------------------------------
     def score_deal(self) -> list[Event]:
         counted = [round_counters(points) for points in self.taken]

@@ -80,21 +80,9 @@ class DoubleDeck(PinochleGame):
 
     # ----- set-up ---------------------------------------------------------------------------
     def start(self) -> None:
-        self.check_options()
         o = self.options
         self.scale = 10 if o["100-aces"] else 1
-        self.table = self.meld_table_for(o)
-        self.points: dict[Card, int] = {
-            card: self.scale if card.rank in COUNTER_RANKS else 0 for card in STRENGTH
-        }
-        self.scores: list[int] = [0, 0]
-        self.deal_no = 0
-        self.target: int | None = None if o["match"] == "deal" else int(o["match"]) * self.scale
-        self.dealer = -1
-        self.last_deal: dict[str, Any] | None = None
-        self.history: list[dict[str, Any]] = []
-        self.acting: tuple[int, ...] = ()
-        self.can_declare = False
+        self.table = self.meld_table_for(o)  # checks the options first
         self.ladder = bid_ladder(str(o["bidding"]), bool(o["tens-over-100"]), self.scale)
         self.pass_count = int(o["pass"])
         self.simultaneous = o["pass-order"] == "simultaneous"
@@ -106,7 +94,14 @@ class DoubleDeck(PinochleGame):
         self.rounds = 0 if o["rounds"] == "unlimited" else int(o["rounds"])
         self.min20 = bool(o["min-20"])
         self.giveup_mode = str(o["giveup"])
-        self.deal_cards()
+        super().start()
+
+    def counter_values(self) -> dict[Card, int]:
+        return {card: self.scale if card.rank in COUNTER_RANKS else 0 for card in STRENGTH}
+
+    def match_target(self) -> int | None:
+        match = self.options["match"]
+        return None if match == "deal" else int(match) * self.scale
 
     def deal_cards(self) -> list[Event]:
         self.deal_no += 1
@@ -140,13 +135,6 @@ class DoubleDeck(PinochleGame):
         self.phase = _BIDDING
         self.set_turn((self.dealer + 1) % 4)
         return []
-
-    def set_turn(self, seat: int) -> None:
-        self.turn = seat
-        self.acting = (seat,)
-
-    def partner(self, seat: int) -> int:
-        return (seat + 2) % 4
 
     def has_marriage(self, seat: int, suit: Suit) -> bool:
         hand = self.hands[seat]
@@ -279,9 +267,6 @@ class DoubleDeck(PinochleGame):
     def throw_in_open(self) -> bool:
         return self.phase is _PLAYING and self.gave_up is None and not self.tricks and not self.trick
 
-    def dealer_stuck(self, seat: int) -> bool:
-        return seat == self.dealer and self.bidder is None and sum(self.passed) == 3
-
     def must_give_suit(self, seat: int) -> Suit | None:
         """The asked suit ``seat`` must pass now (must-give rule), or None."""
         asked = self.asked
@@ -307,15 +292,8 @@ class DoubleDeck(PinochleGame):
         raise AssertionError(f"unexpected action {action}")
 
     def take_bid(self, seat: int, action: Action) -> list[Event]:
-        amount = action.amount if action.kind is Kind.BID else None
-        self.bids.append((seat, amount))
+        events = self.record_bid(seat, action.amount if action.kind is Kind.BID else None)
         self.spoken[seat] += 1
-        events: list[Event] = [{"type": "bid", "seat": seat, "amount": amount}]
-        if amount is None:
-            self.passed[seat] = True
-        else:
-            self.high_bid = amount
-            self.bidder = seat
         nxt = None
         for k in range(1, 5):
             other = (seat + k) % 4
