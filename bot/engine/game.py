@@ -294,7 +294,13 @@ class Game(ABC):
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> Game:
-        """Rebuild a game from ``to_json`` output by replaying its log."""
+        """Rebuild a game from ``to_json`` output by replaying its log.
+
+        >>> game = new_game("pinochle-2", seed=5)
+        >>> events = game.apply(game.to_act[0], game.legal_actions(game.to_act[0])[0])
+        >>> Game.from_json(game.to_json()).view(0) == game.view(0)
+        True
+        """
         try:
             setup = record.get("setup") or {}
             game = new_game(
@@ -358,6 +364,19 @@ def new_game(
     the order the variant's shuffle would leave it; later deals are shuffled from the seed), and
     ``dealer`` names the first dealer instead of drawing one. ``to_json`` keeps both, so such a
     game replays like any other.
+
+    >>> game = new_game("pinochle-4", seed=1)
+    >>> game.players, game.to_act, str(game.public_view()["phase"])
+    (4, (2,), 'exchange')
+    >>> [str(action) for action in game.legal_actions(2)]
+    ['exchange 9H', 'pass']
+    >>> new_game("pitch", players=9)
+    Traceback (most recent call last):
+    bot.engine.errors.EngineError: pitch is played by 2, 3, 4, 5, 6, 7 players, not 9
+    >>> pack = new_game("pitch", seed=1).pack()  # unshuffled: the deal pops cards off the end
+    >>> game = new_game("pitch", players=2, seed=1, decks=[pack], dealer=0)
+    >>> game.view(1)["hand"], game.to_json()["setup"]["dealer"]
+    (['AC', 'KC', 'QC', '8C', '7C', '6C'], 0)
     """
     cls = find_variant(variant)
     return cls(cls.default_players if players is None else players, options, seed, decks=decks, dealer=dealer)

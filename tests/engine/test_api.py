@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import bot.engine
 from bot.ai import decide, make_player
 from bot.engine import (
     BadAction,
@@ -194,6 +197,23 @@ def test_the_engine_imports_no_discord_or_database_code() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_engine_imports_nothing_of_the_project_outside_itself() -> None:
+    engine = Path(bot.engine.__file__).parent
+    outside = []
+    for path in engine.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                ours = name.split(".")[0] in ("bot", "cogs", "tests")
+                if ours and name != "bot.engine" and not name.startswith("bot.engine."):
+                    outside.append(f"{path.name}: {name}")
+    assert not outside
 
 
 # ----- a chosen position: new_game(decks=..., dealer=...) -----------------------------------------

@@ -609,20 +609,7 @@ class DoubleDeck(PinochleGame):
             extra = ", or 'pass' to ask for nothing" if self.ask_mode == "optional" else ""
             return f"Name the suit you want from your partner, e.g. 'ask H'{extra}."
         if phase is _PASSING:
-            left = self.pass_count - len(self.giving[seat])
-            if kind is Kind.GIVE and action.cards:
-                card = action.cards[0]
-                if len(action.cards) > 1:
-                    return f"Pass one card at a time: 'give {card.code}' ({left} to go)."
-                if card not in self.hands[seat]:
-                    return f"You do not hold {card.pretty}."
-                suit = self.must_give_suit(seat)
-                if suit is not None:
-                    return (
-                        f"Your partner asked for {suit.label.lower()}: you must pass a {suit_word(suit)} "
-                        f"while you hold one."
-                    )
-            return f"Pass {left} more card(s), one at a time: 'give <card>'."
+            return self.explain_pass(seat, action)
         if phase is _NAMING_TRUMP:
             suits = self.marriage_suits(seat)
             if kind is Kind.TRUMP and self.marriage_at_naming:
@@ -634,6 +621,22 @@ class DoubleDeck(PinochleGame):
                 return "The cards are being played: play a card."
             return self.explain_crawl(seat, action.cards[0])
         return "Nothing can be done now."
+
+    def explain_pass(self, seat: int, action: Action) -> str:
+        left = self.pass_count - len(self.giving[seat])
+        if action.kind is Kind.GIVE and action.cards:
+            card = action.cards[0]
+            if len(action.cards) > 1:
+                return f"Pass one card at a time: 'give {card.code}' ({left} to go)."
+            if card not in self.hands[seat]:
+                return f"You do not hold {card.pretty}."
+            suit = self.must_give_suit(seat)
+            if suit is not None:
+                return (
+                    f"Your partner asked for {suit.label.lower()}: you must pass a {suit_word(suit)} "
+                    f"while you hold one."
+                )
+        return f"Pass {left} more card(s), one at a time: 'give <card>'."
 
     def explain_bid(self, seat: int, action: Action) -> str:
         floor_text = str(self.ladder[0])
