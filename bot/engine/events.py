@@ -7,7 +7,7 @@ work unchanged (only ``repr`` differs).
 Each event type has a ``TypedDict`` naming its keys (``PlayEvent``: ``type``, ``seat``, ``card``);
 ``AnyEvent`` is their union. At run time an event is a plain dict (``Event``), built by the engine
 with the type's text, so ``event["type"] == EventType.PLAY`` and ``event["type"] == "play"`` both
-hold. ``tests/engine/test_contract.py`` checks every event of the golden playthroughs against its
+hold. ``tests/engine/test_events.py`` checks every event of the golden playthroughs against its
 ``TypedDict`` and every ``EventType`` against the events met, so an event or key cannot be added
 without being written down here.
 

@@ -2,7 +2,7 @@
 
 At run time views are plain JSON-able dicts (``dict[str, Any]``); these types name their keys for
 readers and for code that wants to narrow (``cast(PitchSeatView, game.view(seat))``).
-``tests/engine/test_contract.py`` checks the views met in seeded games against them.
+``tests/engine/test_views.py`` checks the views met in seeded games against them.
 """
 
 # No "from __future__ import annotations": TypedDict reads NotRequired from evaluated annotations.

@@ -10,8 +10,8 @@ from bot.ai.double_deck import DoubleDeckPlayer, trick_strength
 from bot.engine import Suit, parse_cards
 from bot.engine.pinochle.double_deck import DoubleDeck
 from bot.simulate import simulate
-from tests.engine.double_deck_helpers import act, bid_out, dd, rig
-from tests.engine.test_double_deck import S0, crawl
+from tests.engine.pinochle.double_deck.helpers import act, bid_out, dd, rig
+from tests.engine.pinochle.double_deck.test_game import S0, crawl
 
 PLAYER = DoubleDeckPlayer(1)
 PARTNER = "AH 10H JH QS JD AS AD AC KD QD 10S 10S JC JC JS JS 10C 10C JD QS"  # 46 meld with hearts

@@ -13,7 +13,7 @@ from bot.engine.pinochle.partnership import PartnershipBase
 from bot.engine.pinochle.three import ThreeHand
 from bot.engine.pinochle.two import TwoHand
 from bot.simulate import simulate
-from tests.engine.pinochle_helpers import play, rig_hands, rig_two
+from tests.engine.pinochle.helpers import play, rig_hands, rig_two
 
 
 def test_levels() -> None:

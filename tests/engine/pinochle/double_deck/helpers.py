@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.engine import Card, make_deck, new_game, parse_cards
 from bot.engine.pinochle.double_deck import RANKS_80, DoubleDeck
-from tests.engine.pinochle_helpers import fill, stacked
+from tests.engine.pinochle.helpers import fill, stacked
 
 FULL_PACK = make_deck(RANKS_80, 4)
 

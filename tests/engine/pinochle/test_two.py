@@ -10,7 +10,7 @@ import pytest
 from bot.engine import IllegalAction, Phase, parse_cards
 from bot.engine.pinochle import round_counters
 from bot.engine.pinochle.two import TwoHand
-from tests.engine.pinochle_helpers import check_cards, new, play, rig_two
+from tests.engine.pinochle.helpers import check_cards, new, play, rig_two
 
 ELDER = "KS QS JD AH AD AC 10H 10D 9D JS JH 10S"
 DEALER = "9S 9H 9D JC QC KC AS AS KH QH KD QD"

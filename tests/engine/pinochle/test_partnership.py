@@ -11,7 +11,7 @@ from bot.engine import BadOption, IllegalAction, Suit, new_game, parse_cards
 from bot.engine.meld import FOUR_HAND, count_meld
 from bot.engine.pinochle.common import POINTS
 from bot.engine.pinochle.partnership import PartnershipBase
-from tests.engine.pinochle_helpers import check_cards, new, play, rig_hands
+from tests.engine.pinochle.helpers import check_cards, new, play, rig_hands
 
 
 def four(variant: str = "pinochle-4", seed: int = 1, **options: Any) -> PartnershipBase:
