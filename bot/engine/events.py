@@ -105,6 +105,13 @@ MeldJSON = TypedDict(
 """One meld as shown (``Meld.to_json``); ``class`` is the meld class (A, B, C or I, II, III)."""
 
 
+class MeldResultJSON(TypedDict):
+    """A hand's meld (``MeldResult.to_json``): its melds and their total."""
+
+    total: int
+    melds: list[MeldJSON]
+
+
 class SeatMeldJSON(TypedDict):
     """A seat's meld as shown: its melds and their total (double-deck adds whether it was laid)."""
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Self, TypeVar
 from bot.engine.actions import Action, Kind, parse_action
 from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
-from bot.engine.events import Event
+from bot.engine.events import Event, OutcomeJSON
 from bot.engine.options import OptionSpec, resolve_options
 
 _PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
@@ -44,7 +44,7 @@ class Outcome:
         standing = [(side in winning, score) for side, score in enumerate(scores)]
         return tuple(1 + sum(other > mine for other in standing) for mine in standing)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OutcomeJSON:
         return {
             "winning_sides": list(self.winning_sides),
             "winners": list(self.winners),

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from bot.engine.cards import Card, Rank, Suit
+from bot.engine.events import MeldJSON, MeldResultJSON
 
 FLUSH_RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
 AROUND_RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
@@ -66,7 +67,7 @@ class Meld(NamedTuple):
     copies: int = 1
     suit: Suit | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MeldJSON:
         return {
             "name": self.name,
             "kind": self.key,
@@ -101,7 +102,7 @@ class MeldResult(NamedTuple):
                     need[card] = n
         return [card for card, n in need.items() for _ in range(n)]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MeldResultJSON:
         return {"total": self.total, "melds": [meld.to_json() for meld in self.melds]}
 
 

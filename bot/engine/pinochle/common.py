@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from bot.engine.actions import Action, Kind, play
 from bot.engine.cards import Card, Rank, Suit, make_deck
-from bot.engine.events import Event, Phase
+from bot.engine.events import Event, MeldJSON, Phase, SeatMeldJSON
 from bot.engine.game import Game, Outcome
 from bot.engine.meld import MeldResult, MeldTable, canonical_cards
 from bot.engine.options import OptionSpec
@@ -100,7 +100,8 @@ def suit_word(suit: Suit) -> str:
     return suit.label[:-1].lower()
 
 
-def meld_json(seat: int, result: MeldResult, extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def meld_json(seat: int, result: MeldResult, extra: list[MeldJSON] | None = None) -> SeatMeldJSON:
+    """``seat``'s meld as shown (with ``extra`` melds outside the counter, e.g. an exchanged dix)."""
     melds = [meld.to_json() for meld in result.melds]
     total = result.total
     for item in extra or []:

@@ -17,7 +17,7 @@ from bot.engine.actions import (
 )
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.errors import BadOption
-from bot.engine.events import Event, Phase
+from bot.engine.events import Event, MeldJSON, Phase
 from bot.engine.game import Outcome, register
 from bot.engine.meld import FOUR_HAND, NINETY_SIX, MeldResult, count_meld, meld_total
 from bot.engine.options import OptionSpec
@@ -438,7 +438,7 @@ class PartnershipBase(PinochleGame):
         )
         return out
 
-    def exchanged_dix_json(self) -> dict[str, Any]:
+    def exchanged_dix_json(self) -> MeldJSON:
         suit = self.dix.suit.value
         return {
             "name": "dix (exchanged)",

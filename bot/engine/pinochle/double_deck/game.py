@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from bot.engine.actions import ASK_OF, PASS, THROW_IN, Action, Kind, card_actions, trump_action
 from bot.engine.cards import Card, Rank, Suit
-from bot.engine.events import Event, Phase
+from bot.engine.events import Event, Phase, SeatMeldJSON
 from bot.engine.game import Outcome
 from bot.engine.meld import MeldResult, MeldTable, count_meld, double_deck_table, meld_total
 from bot.engine.pinochle.auction import bid_ladder, ladder_actions
@@ -697,7 +697,7 @@ class DoubleDeck(PinochleGame):
         return f"You may not play {card.pretty} now."
 
     # ----- views ----------------------------------------------------------------------------
-    def shown_melds(self) -> list[dict[str, Any]] | None:
+    def shown_melds(self) -> list[SeatMeldJSON] | None:
         """Each counted seat's meld as shown: its melds when laid down, else only its total."""
         results = self.meld_results()
         if results is None:
@@ -706,6 +706,7 @@ class DoubleDeck(PinochleGame):
         for seat, result in enumerate(results):
             if result is None:
                 continue
+            entry: SeatMeldJSON
             if self.shown[seat]:
                 entry = meld_json(seat, result)
                 entry["laid"] = True
