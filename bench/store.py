@@ -2,7 +2,7 @@
 behind /leaderboard and /stats through the public ``Store`` API (p50/p99 in milliseconds).
 
 The fill writes straight to SQLite with executemany in large transactions (the store's own
-``finish_game`` is for one game at a time). Data: ~250k finished 4-seat games spread over a year in
+``results.finish`` is for one game at a time). Data: ~250k finished 4-seat games spread over a year in
 time order, guild sizes skewed (a few busy servers, many quiet ones; ~50 players a guild on
 average), ~10% computer seats, Pitch / partnership Pitch / Pinochle / double-deck, a league in about
 a third of the guilds, ratings and rating history for every human result. Action logs of finished
@@ -226,7 +226,7 @@ async def measure(path: Path, info: dict[str, Any], calls: int) -> list[tuple[st
             rows.append(
                 (
                     f"leaderboard order={order}",
-                    *await timed(calls, lambda o=order: store.leaderboard(guild(), order=o, offset=page())),
+                    *await timed(calls, lambda o=order: store.boards.page(guild(), order=o, offset=page())),
                 )
             )
             rows.append(
@@ -234,33 +234,39 @@ async def measure(path: Path, info: dict[str, Any], calls: int) -> list[tuple[st
                     f"leaderboard order={order} family=pitch",
                     *await timed(
                         calls,
-                        lambda o=order: store.leaderboard(guild(), family="pitch", order=o, offset=page()),
+                        lambda o=order: store.boards.page(guild(), family="pitch", order=o, offset=page()),
                     ),
                 )
             )
-        rows.append(("leaderboard_count", *await timed(calls, lambda: store.leaderboard_count(guild()))))
-        guild_of = {row[0]: row[1] for row in await store._all("SELECT id, guild_id FROM leagues")}
+        rows.append(("boards.count", *await timed(calls, lambda: store.boards.count(guild()))))
+        async with store.db.read() as tx:
+            guild_of = {row[0]: row[1] for row in await tx.all("SELECT id, guild_id FROM leagues")}
         league_ids = sorted(guild_of)
 
         def league_board() -> Awaitable[Any]:
             league_id = rng.choice(league_ids)
-            return store.leaderboard(guild_of[league_id], league_id=league_id)
+            return store.boards.page(guild_of[league_id], league_id=league_id)
 
         rows.append(("leaderboard league=… order=rating", *await timed(calls, league_board)))
         rows.append(
-            ("league_standings", *await timed(calls, lambda: store.league_standings(rng.choice(league_ids))))
+            (
+                "leagues.standings",
+                *await timed(calls, lambda: store.leagues.standings(rng.choice(league_ids))),
+            )
         )
 
         def stats() -> Awaitable[Any]:
             g = rng.randrange(guilds)
-            return store.player_stats(g + 1, rng.choice(users[g]))
+            return store.boards.player_stats(g + 1, rng.choice(users[g]))
 
         rows.append(("player_stats", *await timed(calls, stats)))
         busiest = max(range(guilds), key=lambda g: len(users[g]))
         rows.append(
             (
                 "player_stats (busiest guild)",
-                *await timed(calls, lambda: store.player_stats(busiest + 1, rng.choice(users[busiest]))),
+                *await timed(
+                    calls, lambda: store.boards.player_stats(busiest + 1, rng.choice(users[busiest]))
+                ),
             )
         )
     finally:

@@ -1,0 +1,3 @@
+"""Trick Night: a Discord bot for Pinochle and Pitch tables, leagues and leaderboards."""
+
+__version__ = "0.1.0"

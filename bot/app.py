@@ -1,50 +1,24 @@
-"""The Discord bot: an ``AutoShardedBot`` whose ``setup_hook`` opens the store, registers the
-persistent components, loads the cogs, resumes unfinished tables and syncs the slash commands."""
+"""The composition root: an ``AutoShardedBot`` whose ``setup_hook`` opens the store, builds the
+publisher and the table manager, loads the cogs (each registers its own persistent components),
+resumes unfinished tables and syncs the slash commands. Wiring only: the behaviour lives in
+``bot.tables``, ``bot.discord_ui`` and the cogs."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import sys
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from bot import render
 from bot.config import Settings
-from bot.discord_ui import DYNAMIC_ITEMS, DiscordPublisher, refuse, reply
-from bot.engine import EngineError
-from bot.store import Store, StoreError
-from bot.tables import Table, TableError, TableManager
+from bot.discord_ui import DiscordPublisher, answer_command_error
+from bot.store import Store
+from bot.tables import Table, TableManager
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld")
-ANNOUNCED = {
-    "deal_scored",
-    "game_over",
-    "redeal",
-    "meld",
-    "melds",
-    "widow",
-    "declare_out",
-    "gave_up",
-    "throw_in",
-}
-
-
-def describe(table: Table, event: dict[str, Any]) -> str | None:
-    """The public line for an event worth a message of its own (end of deal, end of game)."""
-    if event["type"] not in ANNOUNCED or table.game is None:
-        return None
-    view = table.game.public_view()
-    names = table.names()
-    if event["type"] == "game_over":
-        final = render.scores_line(view, event["scores"], names)
-        return f"🏁 **{table.title}**: {render.describe_event(event, view, names)}\nFinal scores: {final}"
-    return render.describe_event(event, view, names)
 
 
 class TrickNightBot(commands.AutoShardedBot):
@@ -56,6 +30,8 @@ class TrickNightBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, min_edit_interval: float = 1.0, **kwargs: Any) -> None:
         intents = discord.Intents.default()
+        if settings.shard_ids is not None:  # TRICKNIGHT_SHARD_IDS: only these shards in this process
+            kwargs.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -65,15 +41,19 @@ class TrickNightBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.min_edit_interval = min_edit_interval
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.error(answer_command_error)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(
             self.settings.database, default_computer_delay=self.settings.computer_delay
         )
-        self.publisher = DiscordPublisher(self, min_edit_interval=self.min_edit_interval)
-        self.tables = TableManager(self.store, self.publisher, describe=describe)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.publisher = DiscordPublisher(
+            self, min_edit_interval=self.min_edit_interval, on_posted=self._table_posted
+        )
+        # owns_guild: only the tables of guilds on this process's shards (TRICKNIGHT_SHARD_IDS).
+        self.tables = TableManager(self.store, self.publisher, owns_guild=self.settings.owns_guild)
+        # The cogs (and the persistent items they register) load before resume_all(), so a resumed
+        # table's old buttons are answered as soon as the table is back.
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.tables.resume_all()
@@ -86,21 +66,9 @@ class TrickNightBot(commands.AutoShardedBot):
         else:
             await self.tree.sync()
 
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError | EngineError):
-            await refuse(interaction, original)
-            return
-        if isinstance(error, app_commands.NoPrivateMessage):
-            await reply(interaction, "Tables live in server channels: use this command in a server.")
-            return
-        if isinstance(error, app_commands.MissingPermissions):
-            await reply(interaction, "You need the Manage Server permission for that.")
-            return
-        log.error("command failed", exc_info=original)
-        await reply(interaction, "Something went wrong on our side; nothing was changed.")
+    async def _table_posted(self, table: Table, message_id: int) -> None:
+        # A method, not self.tables.set_message: the publisher is built before the table manager.
+        await self.tables.set_message(table, message_id)
 
     async def close(self) -> None:
         if hasattr(self, "tables"):
@@ -108,23 +76,3 @@ class TrickNightBot(commands.AutoShardedBot):
             await self.publisher.wait_idle()
             await self.store.close()
         await super().close()
-
-
-async def check_store(settings: Settings) -> None:
-    """Open and close the database once, so a bad file stops start-up before we connect."""
-    store = await Store.open(settings.database, default_computer_delay=settings.computer_delay)
-    await store.close()
-
-
-def run_bot(settings: Settings) -> int:
-    """Run until stopped (Ctrl+C). The token goes to discord.py only; it is never logged."""
-    try:
-        asyncio.run(check_store(settings))
-    except StoreError as err:
-        print(f"tricknight: {err}", file=sys.stderr)
-        return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    bot = TrickNightBot(settings)
-    assert settings.token is not None
-    bot.run(settings.token, log_handler=None)
-    return 0

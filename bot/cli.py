@@ -1,16 +1,18 @@
-"""Command line: ``tricknight`` / ``python -m bot`` runs the Discord bot; ``play`` runs a game in
-the terminal against computer players; ``simulate`` plays computer-only games."""
+"""Command line: ``tricknight`` / ``python -m bot`` runs the Discord bot; ``check``, ``backup``,
+``restore`` and ``health`` look after a hosted bot; ``play`` runs a game in the terminal against
+computer players; ``simulate`` plays computer-only games."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
-from bot import render
+from bot import __version__, render
 from bot.ai import decide, levels, make_player
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, load_settings, token_problem
 from bot.engine import (
     EngineError,
     Game,
@@ -28,13 +30,40 @@ class UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # --env-file is accepted before or after the command; SUPPRESS keeps a later default from
+    # overwriting an earlier value.
+    env_file = argparse.ArgumentParser(add_help=False)
+    env_file.add_argument(
+        "--env-file", type=Path, default=argparse.SUPPRESS, metavar="PATH",
+        help="read settings from this file instead of ./.env (the environment still wins)",
+    )  # fmt: skip
     parser = argparse.ArgumentParser(
         prog="tricknight",
+        parents=[env_file],
         description="Trick Night: Pinochle and Pitch tables for Discord. "
         "With no command, runs the Discord bot (needs DISCORD_TOKEN).",
     )
+    parser.add_argument(
+        "--version", action="version", version=f"tricknight {__version__} (Python {sys.version.split()[0]})"
+    )
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="run the Discord bot (the default)")
+    sub.add_parser("run", parents=[env_file], help="run the Discord bot (the default)")
+    sub.add_parser(
+        "check", parents=[env_file],
+        help="check the settings, token and database without connecting; print the invite URL",
+    )  # fmt: skip
+    backup = sub.add_parser(
+        "backup", parents=[env_file], help="copy the database to PATH (safe while the bot runs)"
+    )
+    backup.add_argument("path", help="the backup file (or a folder for a dated file)")
+    backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    restore = sub.add_parser(
+        "restore", parents=[env_file], help="replace the database with the backup at PATH (bot stopped)"
+    )
+    restore.add_argument("path", type=Path, help="a backup made by tricknight backup")
+    sub.add_parser(
+        "health", parents=[env_file], help="exit 0 if the bot on this database is running and connected"
+    )
 
     play = sub.add_parser("play", help="play one game in the terminal against computer players")
     play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
@@ -80,17 +109,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return simulate_command(args)
         if args.command == "meld":
             return meld_command(args, sys.stdout)
-        return run_command()
+        if args.command in HOSTING_COMMANDS:
+            return HOSTING_COMMANDS[args.command](args, load_settings(getattr(args, "env_file", None)))
+        return run_command(load_settings(getattr(args, "env_file", None)))
     except (UsageError, EngineError, ConfigError, ValueError) as err:
         print(f"tricknight: {err}", file=sys.stderr)
         return 2
 
 
-def run_command() -> int:
-    from dotenv import load_dotenv
-
-    load_dotenv()
-    settings = Settings.from_env()
+def run_command(settings: Settings) -> int:
     if settings.token is None:
         print(
             "tricknight: DISCORD_TOKEN is not set: put it in a .env file here (copy .env.example) "
@@ -98,9 +125,58 @@ def run_command() -> int:
             file=sys.stderr,
         )
         return 2
-    from bot.app import run_bot
+    problem = token_problem(settings.token)
+    if problem is not None:
+        raise UsageError(f"{problem} (tricknight check tells more)")
+    from bot.lifecycle import run
 
-    return run_bot(settings)
+    return run(settings)
+
+
+def check_command(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.checkup import check_settings, print_check
+
+    return print_check(check_settings(settings))
+
+
+def health_command(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.checkup import print_health
+
+    return print_health(settings)
+
+
+def backup_command(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.backup import BackupError, backup_database
+
+    try:
+        info = backup_database(settings.database, args.path, force=args.force)
+    except BackupError as err:
+        print(f"tricknight: backup: {err}", file=sys.stderr)
+        return 1
+    print(f"backed up {settings.database} to {info.path}: {info.summary()}; integrity check ok")
+    return 0
+
+
+def restore_command(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.backup import BackupError, restore_database
+
+    try:
+        done = restore_database(args.path, settings.database)
+    except BackupError as err:
+        print(f"tricknight: restore: {err}", file=sys.stderr)
+        return 1
+    print(f"restored {done.database} from {args.path}: {done.info.summary()}")
+    if done.kept is not None:
+        print(f"the database it replaced is kept as {done.kept}")
+    return 0
+
+
+HOSTING_COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
+    "check": check_command,
+    "health": health_command,
+    "backup": backup_command,
+    "restore": restore_command,
+}
 
 
 def _game_from_args(args: argparse.Namespace) -> Game:

@@ -10,24 +10,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.ai import Player, decide, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import resolve_options
-from bot.store import GameRecord, Store
+from bot.errors import Refusal
+from bot.store import GameRecord, GuildSettings, Store
 
 log = logging.getLogger(__name__)
 
 
-class TableError(Exception):
+RESTARTING = "Trick Night is restarting: try again in a minute. Nothing was changed."
+
+
+class TableError(Refusal):
     """A table operation that cannot be done now; the message is shown to the user as is."""
 
 
 class StaleAction(TableError):
     """A click on controls from an earlier moment of the game (a stale button or a double click)."""
+
+
+def check_default_options(value: Any) -> dict[str, dict[str, Any]]:
+    """Validate house-rule defaults against the engine's option schemas; returns them normalised."""
+    if not isinstance(value, Mapping):
+        raise TableError("default_options must map a variant name to its options")
+    out: dict[str, dict[str, Any]] = {}
+    for variant, options in value.items():
+        if not isinstance(variant, str):
+            raise TableError(f"default_options: {variant!r} is not a variant name")
+        if not isinstance(options, Mapping):
+            raise TableError(f"default_options for {variant} must be a mapping of option to value")
+        try:
+            cls = find_variant(variant)
+            resolved = resolve_options(cls.option_specs, options, cls.name)
+        except EngineError as err:
+            raise TableError(f"default_options: {err}") from None
+        if options:
+            # Keep only what was set so later changes to an option's default still apply.
+            out[cls.name] = {name: resolved[name] for name in options}
+    return out
 
 
 @dataclass
@@ -134,6 +159,12 @@ class Publisher(Protocol):
     def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
         """Tell these people it is their turn (a mention)."""
 
+    def events(self, table: Table, events: list[dict[str, Any]]) -> None:
+        """What an accepted action did; the publisher decides which events deserve a message."""
+
+    async def repost(self, table: Table) -> None:
+        """Post the table message again as a new message (the old one points to it)."""
+
 
 @dataclass
 class ActResult:
@@ -143,21 +174,20 @@ class ActResult:
     seat: int
     action: Action
     events: list[dict[str, Any]]
+    view: dict[str, Any] | None  # the seat's view after the action; None once the game is over
 
 
 class TableManager:
     """Owns every live table; all changes go through its methods under the table's lock."""
 
     def __init__(
-        self,
-        store: Store,
-        publisher: Publisher,
-        *,
-        describe: Callable[[Table, dict[str, Any]], str | None] | None = None,
+        self, store: Store, publisher: Publisher, *, owns_guild: Callable[[int], bool] | None = None
     ) -> None:
         self.store = store
         self.publisher = publisher
-        self.describe = describe
+        # Whether this process runs the guild's shard (Settings.owns_guild): only those tables are
+        # resumed and timed here; another process runs the rest.
+        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda guild_id: True)
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._closing = False
@@ -178,6 +208,13 @@ class TableManager:
             raise TableError("There is no table in this channel. Open one with /table new.")
         return table
 
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change a guild's settings (``store.settings.update``), its house-rule defaults checked
+        against each variant's options first (the store only stores them)."""
+        if "default_options" in changes:
+            changes["default_options"] = check_default_options(changes["default_options"])
+        return await self.store.settings.update(guild_id, **changes)
+
     # ----- lobby ---------------------------------------------------------------------------------
     async def open_table(
         self,
@@ -191,6 +228,7 @@ class TableManager:
         players: int | None = None,
     ) -> Table:
         """Open a lobby in a channel with the host in the first seat."""
+        self._refuse_while_closing()
         existing = self.by_channel.get(channel_id)
         if existing is not None:
             raise TableError(
@@ -206,7 +244,7 @@ class TableManager:
         resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
         table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
-        table.id = await self.store.create_game(
+        table.id = await self.store.games.create(
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
@@ -236,6 +274,7 @@ class TableManager:
     async def leave(self, table: Table, user_id: int) -> None:
         """Leave a lobby (the host's leaving passes hosting on), or hand a game seat to a computer."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You have no seat at this table.")
@@ -247,7 +286,7 @@ class TableManager:
                     return
                 if user_id == table.host_id:
                     table.host_id = table.humans()[0]
-                    await self.store.update_game(table.id, host_id=table.host_id)
+                    await self.store.games.update(table.id, host_id=table.host_id)
             else:
                 current = table.seats[seat]
                 assert current is not None
@@ -282,7 +321,7 @@ class TableManager:
                     table.seats[index] = Seat("computer", f"Computer {index + 1} (basic)", level="basic")
             game = new_game(table.variant, players=table.players, options=table.options)
             table.seed = game.seed
-            await self.store.update_game(
+            await self.store.games.update(
                 table.id, seats=table.seats_json(), status="playing", seed=game.seed, options=table.options
             )
             table.game = game
@@ -294,6 +333,7 @@ class TableManager:
     async def end(self, table: Table, user_id: int, *, is_admin: bool) -> None:
         """Stop a table without a result (host or Manage Server)."""
         async with table.lock:
+            self._refuse_while_closing()
             if user_id != table.host_id and not is_admin:
                 raise TableError("Only the host (or someone with Manage Server) can end the table.")
             await self._close(table, "abandoned")
@@ -308,18 +348,22 @@ class TableManager:
     ) -> ActResult:
         """A person's decision. ``version`` (from a button) must match the table's current one."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = self._playing_seat(table, user_id)
             if version is not None and version != table.version:
                 raise StaleAction("That button is out of date: the game has moved on. Here is your hand now.")
             if isinstance(action, str):
                 action = parse_action(action)
             events = await self._apply(table, seat, action)
+            game = table.game
+            view = game.view(seat) if table.status == "playing" and game is not None else None
         self._after_change(table)
-        return ActResult(table, seat, action, events)
+        return ActResult(table, seat, action, events, view)
 
     async def take_back(self, table: Table, user_id: int) -> None:
         """A person whose seat a computer was playing (turn timer) takes it back."""
         async with table.lock:
+            self._refuse_while_closing()
             seat = self._playing_seat(table, user_id)
             current = table.seats[seat]
             assert current is not None
@@ -331,10 +375,15 @@ class TableManager:
         self.publisher.table_changed(table)
         self._after_change(table)
 
+    async def repost(self, table: Table) -> None:
+        """Post the table message again below (``/table status``), under the table's lock."""
+        async with table.lock:
+            await self.publisher.repost(table)
+
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember which message shows the table (buttons and edits go there)."""
         table.message_id = message_id
-        await self.store.update_game(table.id, message_id=message_id)
+        await self.store.games.update(table.id, message_id=message_id)
 
     def view_for(self, table: Table, user_id: int) -> tuple[int, dict[str, Any]]:
         """The seat and ``view(seat)`` of a seated person (what their ephemeral hand shows)."""
@@ -346,7 +395,9 @@ class TableManager:
     async def resume_all(self) -> list[Table]:
         """Rebuild every unfinished table from the store (seed + log) and carry on playing."""
         resumed = []
-        for record in await self.store.unfinished_games():
+        for record in await self.store.games.unfinished():
+            if not self.owns_guild(record.guild_id):
+                continue  # a guild on another process's shards: that process resumes it
             try:
                 table = self._rebuild(record)
             except EngineError as err:
@@ -356,7 +407,7 @@ class TableManager:
             resumed.append(table)
             if table.game is not None and table.game.is_over:
                 # Stopped between storing the last action and storing the result: finish now
-                # (finish_game writes nothing if the result is already there).
+                # (results.finish writes nothing if the result is already there).
                 async with table.lock:
                     await self._record_result(table)
         for table in resumed:
@@ -377,14 +428,21 @@ class TableManager:
         return table
 
     async def shutdown(self) -> None:
-        """Stop computer turns and timers (the state is already saved)."""
-        self._closing = True
-        tasks = [t for table in self.by_id.values() for t in (table.driver, table.timer) if t]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """Stop taking changes, let the change in flight at each table finish writing, then stop
+        computer turns and timers. Every accepted action is stored, so the next start resumes."""
+        self._closing = True  # from now on every change is refused with RESTARTING
+        async with contextlib.AsyncExitStack() as held:
+            for table in list(self.by_id.values()):
+                # Waits for the write in flight there; holding the lock, nothing new starts.
+                await held.enter_async_context(table.lock)
+            tasks = [t for table in self.by_id.values() for t in (table.driver, table.timer) if t]
+            for task in tasks:
+                if task is not asyncio.current_task():
+                    task.cancel()
+            for task in tasks:
+                if task is not asyncio.current_task():
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
 
     # ----- internals -------------------------------------------------------------------------------
     def _track(self, table: Table) -> None:
@@ -392,10 +450,15 @@ class TableManager:
         self.by_id[table.id] = table
 
     async def _guild_defaults(self, guild_id: int, variant: str) -> dict[str, Any]:
-        settings = await self.store.guild_settings(guild_id)
+        settings = await self.store.settings.get(guild_id)
         return dict(settings.default_options.get(variant, {}))
 
+    def _refuse_while_closing(self) -> None:
+        if self._closing:
+            raise TableError(RESTARTING)
+
     def _check_lobby(self, table: Table, verb: str) -> None:
+        self._refuse_while_closing()
         if table.status != "lobby":
             raise TableError(f"The game has already started: you cannot {verb} it now.")
 
@@ -417,7 +480,7 @@ class TableManager:
         return seat
 
     async def _save_seats(self, table: Table) -> None:
-        await self.store.update_game(table.id, seats=table.seats_json())
+        await self.store.games.update(table.id, seats=table.seats_json())
 
     def _make_bots(self, table: Table) -> None:
         table.bots = {}
@@ -431,12 +494,9 @@ class TableManager:
         assert table.game is not None
         candidate = table.game.copy()
         events = candidate.apply(seat, action)
-        await self.store.append_action(table.id, len(table.game.log), seat, str(action))
+        await self.store.games.append_action(table.id, len(table.game.log), seat, str(action))
         table.game = candidate
-        for event in events:
-            text = self.describe(table, event) if self.describe else None
-            if text:
-                self.publisher.announce(table, text)
+        self.publisher.events(table, events)
         if candidate.is_over:
             await self._record_result(table)
         self.publisher.table_changed(table)
@@ -459,16 +519,16 @@ class TableManager:
                     "place": places[side],
                 }
             )
-        settings = await self.store.guild_settings(table.guild_id)
+        settings = await self.store.settings.get(table.guild_id)
         has_computer = any(seat is None or seat.plays_itself for seat in table.seats)
         rated = not has_computer or settings.rate_computer_games
-        await self.store.finish_game(
+        await self.store.results.finish(
             table.id, guild_id=table.guild_id, family=table.family, results=results, rated=rated
         )
         self._ended(table)
 
     async def _close(self, table: Table, status: str) -> None:
-        await self.store.update_game(table.id, status=status)
+        await self.store.games.update(table.id, status=status)
         self._ended(table)
 
     def _ended(self, table: Table) -> None:
@@ -487,6 +547,8 @@ class TableManager:
     def _after_change(self, table: Table) -> None:
         if self._closing or table.status != "playing" or table.game is None:
             return
+        if not self.owns_guild(table.guild_id):
+            return  # computer turns and turn timers run in the process that owns the guild's shard
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
@@ -521,18 +583,18 @@ class TableManager:
                     return
                 seat, version = auto[0], table.version
                 snapshot = game.copy()
-            delay = (await self.store.guild_settings(table.guild_id)).computer_delay_seconds
+            delay = (await self.store.settings.get(table.guild_id)).computer_delay_seconds
             if delay:
                 await asyncio.sleep(delay)
             action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
             async with table.lock:
-                if table.version != version or table.status != "playing":
+                if table.version != version or table.status != "playing" or self._closing:
                     continue
                 await self._apply(table, seat, action)
             self._after_change(table)  # a person to act next gets the ping and the timer
 
     async def _turn_timer(self, table: Table, version: int, user_ids: list[int]) -> None:
-        settings = await self.store.guild_settings(table.guild_id)
+        settings = await self.store.settings.get(table.guild_id)
         timeout = float(settings.turn_timeout_seconds)
         if timeout <= 0:
             return
@@ -543,7 +605,7 @@ class TableManager:
         self.publisher.turn_ping(table, user_ids, f"reminder: it is your turn (about {minutes} min left)")
         await asyncio.sleep(timeout / 2)
         async with table.lock:
-            if table.version != version or table.game is None or table.status != "playing":
+            if table.version != version or table.game is None or table.status != "playing" or self._closing:
                 return
             away = []
             for index in table.game.to_act:

@@ -16,43 +16,40 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.discord_ui import answers_refusals, bot_of, is_admin, reply
+from bot.discord_ui import (
+    FAMILY_CHOICES,
+    ORDER_CHOICES,
+    VARIANT_CHOICES,
+    answers_refusals,
+    is_admin,
+    reply,
+    services,
+    services_of,
+)
 from bot.engine import find_variant, parse_option_pairs
+from bot.errors import Refusal
 from bot.store import League, StoreError
-from bot.tables import TableError
-from cogs.table import VARIANT_CHOICES
 
 log = logging.getLogger(__name__)
 PAGE = 10
-FAMILY_CHOICES = [
-    app_commands.Choice(name="Pitch", value="pitch"),
-    app_commands.Choice(name="Pinochle", value="pinochle"),
-    app_commands.Choice(name="Double-deck pinochle", value="double-deck"),
-]
-ORDER_CHOICES = [
-    app_commands.Choice(name="Rating", value="rating"),
-    app_commands.Choice(name="Wins", value="wins"),
-    app_commands.Choice(name="Games", value="games"),
-    app_commands.Choice(name="Win %", value="winpct"),
-]
 ORDER_NAMES = {c.value: c.name for c in ORDER_CHOICES}
 
 
 def require_admin(interaction: discord.Interaction) -> None:
     if not is_admin(interaction):
-        raise TableError("You need the Manage Server permission for that.")
+        raise Refusal("You need the Manage Server permission for that.")
 
 
 async def board_message(
     interaction: discord.Interaction, family: str | None, league_id: int | None, order: str, page: int
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One page of the leaderboard with Previous/Next buttons."""
-    store = bot_of(interaction).store
+    store = services(interaction).store
     guild_id = interaction.guild_id or 0
-    total = await store.leaderboard_count(guild_id, family=family, league_id=league_id)
+    total = await store.boards.count(guild_id, family=family, league_id=league_id)
     pages = max(1, -(-total // PAGE))
     page = min(max(page, 0), pages - 1)
-    rows = await store.leaderboard(
+    rows = await store.boards.page(
         guild_id, family=family, league_id=league_id, order=order, limit=PAGE, offset=page * PAGE
     )
     scope = {"pitch": "Pitch", "pinochle": "Pinochle", "double-deck": "Double-deck"}.get(
@@ -119,7 +116,7 @@ class ResetButton(
         if interaction.user.id != self.user_id or not is_admin(interaction):
             await reply(interaction, "Only the admin who asked for the reset can confirm it.")
             return
-        removed = await bot_of(interaction).store.reset_leaderboard(interaction.guild_id or 0, self.family)
+        removed = await services(interaction).store.boards.reset(interaction.guild_id or 0, self.family)
         scope = self.family or "every game"
         await interaction.response.edit_message(
             content=f"The leaderboard for {scope} was reset ({removed} results removed).", view=None
@@ -135,12 +132,15 @@ def standings_text(league: League, rows: list[Any]) -> str:
     return "\n".join(lines) if rows else f"**{league.name}**: no games were finished in this league."
 
 
-async def end_due_leagues(bot: Any) -> int:
+async def end_due_leagues(bot: discord.Client) -> int:
     """End every league past its planned end and post its standings where it was started."""
-    store = bot.store
+    store = services_of(bot).store
     ended = 0
-    for due in await store.due_leagues():
-        league, rows = await store.end_league(due.guild_id)
+    tables = services_of(bot).tables
+    for due in await store.leagues.due():
+        if not tables.owns_guild(due.guild_id):
+            continue  # another process runs this guild's shard and closes its league
+        league, rows = await store.leagues.end(due.guild_id)
         ended += 1
         channel = bot.get_channel(league.channel_id) if league.channel_id else None
         if isinstance(channel, discord.abc.Messageable):
@@ -181,9 +181,9 @@ class LeaderboardCog(commands.Cog):
                    order: str = "rating") -> None:  # fmt: skip
         league_id = None
         if league:
-            running = await bot_of(interaction).store.active_league(interaction.guild_id or 0)
+            running = await services(interaction).store.leagues.active(interaction.guild_id or 0)
             if running is None:
-                raise TableError("No league is running here. An admin can start one with /league start.")
+                raise Refusal("No league is running here. An admin can start one with /league start.")
             league_id = running.id
         embed, view = await board_message(interaction, game, league_id, order, 0)
         await interaction.response.send_message(embed=embed, view=view)
@@ -205,7 +205,7 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def export(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
-        csv_text = await bot_of(interaction).store.export_csv(interaction.guild_id or 0)
+        csv_text = await services(interaction).store.boards.export_csv(interaction.guild_id or 0)
         file = discord.File(io.BytesIO(csv_text.encode()), filename="tricknight-results.csv")
         await interaction.response.send_message("Here are this server's results.", file=file, ephemeral=True)
 
@@ -214,7 +214,7 @@ class LeaderboardCog(commands.Cog):
     @answers_refusals
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
-        stats = await bot_of(interaction).store.player_stats(interaction.guild_id or 0, who.id)
+        stats = await services(interaction).store.boards.player_stats(interaction.guild_id or 0, who.id)
         embed = discord.Embed(title=f"Stats — {who.display_name}")
         average = f"{stats.average_score:.1f}" if stats.average_score is not None else "—"
         embed.add_field(name="Games", value=f"{stats.games} played, {stats.wins} won ({stats.win_pct:.0f}%)")
@@ -242,12 +242,9 @@ class LeaderboardCog(commands.Cog):
                            hours: app_commands.Range[float, 0.1, 1440.0] | None = None) -> None:  # fmt: skip
         require_admin(interaction)
         ends = time.time() + hours * 3600 if hours else None
-        try:
-            league = await bot_of(interaction).store.start_league(
-                interaction.guild_id or 0, name, game, ends, channel_id=interaction.channel_id
-            )
-        except StoreError as err:
-            raise TableError(str(err)) from None
+        league = await services(interaction).store.leagues.start(
+            interaction.guild_id or 0, name, game, ends, channel_id=interaction.channel_id
+        )
         until = f" until <t:{int(ends)}:t>" if ends else ""
         scope = f" ({game})" if game else ""
         await interaction.response.send_message(
@@ -257,21 +254,18 @@ class LeaderboardCog(commands.Cog):
     @league.command(name="status", description="The running league's standings")
     @answers_refusals
     async def league_status(self, interaction: discord.Interaction) -> None:
-        store = bot_of(interaction).store
-        league = await store.active_league(interaction.guild_id or 0)
+        store = services(interaction).store
+        league = await store.leagues.active(interaction.guild_id or 0)
         if league is None:
-            raise TableError("No league is running here.")
-        rows = await store.league_standings(league.id)
+            raise Refusal("No league is running here.")
+        rows = await store.leagues.standings(league.id)
         await reply(interaction, standings_text(league, rows))
 
     @league.command(name="end", description="End the league and post its standings (Manage Server)")
     @answers_refusals
     async def league_end(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
-        try:
-            league, rows = await bot_of(interaction).store.end_league(interaction.guild_id or 0)
-        except StoreError as err:
-            raise TableError(str(err)) from None
+        league, rows = await services(interaction).store.leagues.end(interaction.guild_id or 0)
         await interaction.response.send_message(
             "🏆 League over! " + standings_text(league, rows), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -294,7 +288,7 @@ class LeaderboardCog(commands.Cog):
         rate_computer_games: bool | None = None, game: str | None = None, house_rules: str | None = None,
     ) -> None:  # fmt: skip
         require_admin(interaction)
-        store = bot_of(interaction).store
+        store = services(interaction).store
         guild_id = interaction.guild_id or 0
         changes: dict[str, Any] = {}
         if turn_timer_minutes is not None:
@@ -304,20 +298,17 @@ class LeaderboardCog(commands.Cog):
         if rate_computer_games is not None:
             changes["rate_computer_games"] = rate_computer_games
         if (game is None) != (house_rules is None):
-            raise TableError("Give both game and house_rules to set a game's default house rules.")
+            raise Refusal("Give both game and house_rules to set a game's default house rules.")
         if game is not None and house_rules is not None:
-            current = (await store.guild_settings(guild_id)).default_options
+            current = (await store.settings.get(guild_id)).default_options
             pairs = parse_option_pairs(house_rules.replace(",", " ").split())
             find_variant(game)
             changes["default_options"] = {**current, game: pairs}
-        try:
-            settings = (
-                await store.update_guild_settings(guild_id, **changes)
-                if changes
-                else (await store.guild_settings(guild_id))
-            )
-        except StoreError as err:
-            raise TableError(str(err)) from None
+        settings = (
+            await services(interaction).tables.update_settings(guild_id, **changes)
+            if changes
+            else (await store.settings.get(guild_id))
+        )
         timer = f"{settings.turn_timeout_seconds // 60} min" if settings.turn_timeout_seconds else "off"
         defaults = "; ".join(
             f"{variant}: " + ", ".join(f"{k}={v}" for k, v in opts.items())

@@ -6,9 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui import bot_of, options_text
+from bot.discord_ui import VARIANT_CHOICES, options_text, services
 from bot.engine import find_variant
-from cogs.table import VARIANT_CHOICES
 
 
 def rules_embed(variant: str) -> discord.Embed:
@@ -32,7 +31,7 @@ class RulesCog(commands.Cog):
     @app_commands.choices(game=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str, share: bool = False) -> None:
         embed = rules_embed(game)
-        table = bot_of(interaction).tables.table_in(interaction.channel_id or 0)
+        table = services(interaction).tables.table_in(interaction.channel_id or 0)
         if table is not None and table.variant == game:
             embed.add_field(name=f"This table (#{table.id})", value=options_text(table), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=not share)

@@ -8,23 +8,23 @@ from discord.ext import commands
 
 from bot.ai import levels
 from bot.discord_ui import (
+    TABLE_ITEMS,
+    VARIANT_CHOICES,
     answers_refusals,
-    bot_of,
     display_name,
     is_admin,
     reply,
     send_hand,
+    services,
     table_embed,
     table_view,
 )
-from bot.engine import find_variant, parse_option_pairs, variant_names
-from bot.tables import Table, TableError
-
-VARIANT_CHOICES = [app_commands.Choice(name=find_variant(n).title, value=n) for n in variant_names()]
+from bot.engine import find_variant, parse_option_pairs
+from bot.tables import Table
 
 
 def here(interaction: discord.Interaction) -> Table:
-    return bot_of(interaction).tables.require(interaction.channel_id or 0)
+    return services(interaction).tables.require(interaction.channel_id or 0)
 
 
 class TableCog(commands.Cog):
@@ -48,7 +48,7 @@ class TableCog(commands.Cog):
     ) -> None:
         pairs = parse_option_pairs(options.replace(",", " ").split()) if options else {}
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        table = await bot_of(interaction).tables.open_table(
+        table = await services(interaction).tables.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=display_name(interaction), variant=game, options=pairs, players=players,
         )  # fmt: skip
@@ -57,22 +57,22 @@ class TableCog(commands.Cog):
         await interaction.response.send_message(
             content=f"{summary} — use `/rules` for the full rules.",
             embed=table_embed(table),
-            view=table_view(table),
+            view=table_view(table) or discord.utils.MISSING,
         )
         message = await interaction.original_response()
-        await bot_of(interaction).tables.set_message(table, message.id)
+        await services(interaction).tables.set_message(table, message.id)
 
     @table.command(name="join", description="Take a seat at this channel's table")
     @answers_refusals
     async def join(self, interaction: discord.Interaction) -> None:
         table = here(interaction)
-        seat = await bot_of(interaction).tables.join(table, interaction.user.id, display_name(interaction))
+        seat = await services(interaction).tables.join(table, interaction.user.id, display_name(interaction))
         await reply(interaction, f"You took seat {seat + 1}.")
 
     @table.command(name="leave", description="Leave this channel's table (a computer takes over a game seat)")
     @answers_refusals
     async def leave(self, interaction: discord.Interaction) -> None:
-        await bot_of(interaction).tables.leave(here(interaction), interaction.user.id)
+        await services(interaction).tables.leave(here(interaction), interaction.user.id)
         await reply(interaction, "You left the table.")
 
     @table.command(name="add-computer", description="Add a computer player to an empty seat")
@@ -80,21 +80,21 @@ class TableCog(commands.Cog):
     @answers_refusals
     async def add_computer(self, interaction: discord.Interaction, level: str = "basic") -> None:
         table = here(interaction)
-        seat = await bot_of(interaction).tables.add_computer(table, interaction.user.id, level)
+        seat = await services(interaction).tables.add_computer(table, interaction.user.id, level)
         await reply(interaction, f"A computer player ({level}) sits in seat {seat + 1}.")
 
     @add_computer.autocomplete("level")
     async def level_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = bot_of(interaction).tables.table_in(interaction.channel_id or 0)
+        table = services(interaction).tables.table_in(interaction.channel_id or 0)
         family = table.family if table else "pitch"
         return [app_commands.Choice(name=lv, value=lv) for lv in levels(family) if current.lower() in lv]
 
     @table.command(name="start", description="Start the game (host or Manage Server)")
     @answers_refusals
     async def start(self, interaction: discord.Interaction) -> None:
-        await bot_of(interaction).tables.start(
+        await services(interaction).tables.start(
             here(interaction), interaction.user.id, is_admin=is_admin(interaction)
         )
         await reply(interaction, "The game has started. Click **Show my hand** or use `/hand`.")
@@ -104,7 +104,7 @@ class TableCog(commands.Cog):
     )
     @answers_refusals
     async def end(self, interaction: discord.Interaction) -> None:
-        await bot_of(interaction).tables.end(
+        await services(interaction).tables.end(
             here(interaction), interaction.user.id, is_admin=is_admin(interaction)
         )
         await reply(interaction, "The table is ended.")
@@ -114,18 +114,14 @@ class TableCog(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         table = here(interaction)
         await interaction.response.defer(ephemeral=True)
-        channel = interaction.channel
-        if not isinstance(channel, discord.abc.Messageable):
-            raise TableError("This channel cannot show a table.")
-        async with table.lock:
-            await bot_of(interaction).publisher.render_table(table, channel, repost=True)
+        await services(interaction).tables.repost(table)
         await interaction.followup.send("The table is posted again below.", ephemeral=True)
 
     @table.command(name="back", description="Take your seat back from the computer playing it")
     @answers_refusals
     async def back(self, interaction: discord.Interaction) -> None:
         table = here(interaction)
-        await bot_of(interaction).tables.take_back(table, interaction.user.id)
+        await services(interaction).tables.take_back(table, interaction.user.id)
         await send_hand(interaction, table)
 
     @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
@@ -136,4 +132,5 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*TABLE_ITEMS)
     await bot.add_cog(TableCog())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import Any
 
 from bot.store import Store
 from bot.tables import Table, TableManager
@@ -21,6 +22,12 @@ class SilentPublisher:
         pass
 
     def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
+        pass
+
+    def events(self, table: Table, events: list[dict[str, Any]]) -> None:
+        pass
+
+    async def repost(self, table: Table) -> None:
         pass
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser, main, play_command
+from tests.hosting.harness import fake_token
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,11 +134,10 @@ def test_play_every_pinochle_variant_to_the_end_choosing_the_first_option(varian
 def test_a_corrupt_or_foreign_database_stops_start_up_clearly(tmp_path: Path, content: bytes) -> None:
     db = tmp_path / "broken.db"
     db.write_bytes(content)
-    result = run_cli(
-        cwd=tmp_path, env={"DISCORD_TOKEN": "secret-token-value", "TRICKNIGHT_DATABASE": str(db)}
-    )
+    token = fake_token()
+    result = run_cli(cwd=tmp_path, env={"DISCORD_TOKEN": token, "TRICKNIGHT_DATABASE": str(db)})
     assert result.returncode == 2
     assert "not a Trick Night database" in result.stderr or "damaged" in result.stderr, result.stderr
     assert str(db) in result.stderr
-    assert "secret-token-value" not in result.stderr + result.stdout
+    assert token not in result.stderr + result.stdout
     assert db.read_bytes() == content

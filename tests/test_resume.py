@@ -32,7 +32,7 @@ async def snapshot(db: Path) -> dict[int, GameRecord]:
     try:
         games = {}
         for game_id in range(1, TABLES + 1):
-            games[game_id] = await store.load_game(game_id)
+            games[game_id] = await store.games.load(game_id)
         return games
     finally:
         await store.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,6 +23,8 @@ class RecordingPublisher:
         self.changed: list[int] = []
         self.announcements: list[tuple[int, str]] = []
         self.pings: list[tuple[int, list[int], str]] = []
+        self.events_seen: list[tuple[int, str]] = []
+        self.reposts: list[int] = []
 
     def table_changed(self, table: Table) -> None:
         self.changed.append(table.id)
@@ -31,6 +34,13 @@ class RecordingPublisher:
 
     def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
         self.pings.append((table.id, user_ids, text))
+
+    def events(self, table: Table, events: list[dict[str, Any]]) -> None:
+        self.events_seen.extend((table.id, event["type"]) for event in events)
+
+    async def repost(self, table: Table) -> None:
+        assert table.lock.locked(), "the manager reposts under the table's lock"
+        self.reposts.append(table.id)
 
 
 @pytest.fixture
@@ -59,7 +69,7 @@ async def wait_until(condition: Any, timeout: float = 60.0) -> None:
 
 
 async def test_several_computer_tables_keep_the_event_loop_responsive(store: Store) -> None:
-    await store.update_guild_settings(1, computer_delay_seconds=0)
+    await store.settings.update(1, computer_delay_seconds=0)
     manager = TableManager(store, RecordingPublisher())
     worst = 0.0
     running = True
@@ -88,7 +98,7 @@ async def test_several_computer_tables_keep_the_event_loop_responsive(store: Sto
     print(f"6 computer tables: the ticker was at worst {worst * 1000:.1f} ms late")
     assert worst < 0.100, f"the event loop was blocked for {worst * 1000:.0f} ms"
     for table in tables:
-        record = await store.load_game(table.id)
+        record = await store.games.load(table.id)
         assert record.status == "ended"
         assert table.game is not None and table.game.is_over
         assert len(record.actions) == len(table.game.log)
@@ -123,13 +133,13 @@ async def test_refusals_change_nothing(store: Store) -> None:
     with pytest.raises(IllegalAction, match="Bidding is under way"):
         await manager.act(table, acting_user, f"play {table.game.hands[to_act][0].code}")
     assert table.game.to_json() == before
-    record = await store.load_game(table.id)
+    record = await store.games.load(table.id)
     assert record.actions == []
 
 
 async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns(store: Store) -> None:
     publisher = RecordingPublisher()
-    await store.update_guild_settings(7, turn_timeout_seconds=1, computer_delay_seconds=0)
+    await store.settings.update(7, turn_timeout_seconds=1, computer_delay_seconds=0)
     manager = TableManager(store, publisher)
     try:
         table = await manager.open_table(
@@ -140,7 +150,10 @@ async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns
         await wait_until(lambda: table.game is not None and 0 in table.game.to_act, timeout=30)
         await wait_until(lambda: any("reminder" in text for _, _, text in publisher.pings), timeout=30)
         await wait_until(lambda: table.seats[0] is not None and table.seats[0].away, timeout=30)
-        assert any("did not play in time" in text for _, text in publisher.announcements)
+        # The seat is marked away (and saved) before the announcement is queued: wait for it.
+        await wait_until(
+            lambda: any("did not play in time" in text for _, text in publisher.announcements), timeout=30
+        )
         await wait_until(lambda: table.status == "ended" or 0 not in table.game.to_act, timeout=30)
         if table.status == "playing":
             await manager.take_back(table, 1)
@@ -149,3 +162,68 @@ async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns
                 await manager.take_back(table, 1)
     finally:
         await manager.shutdown()
+
+
+async def test_act_returns_the_seats_new_view_and_hands_every_event_to_the_publisher(store: Store) -> None:
+    publisher = RecordingPublisher()
+    await store.settings.update(1, turn_timeout_seconds=0)
+    manager = TableManager(store, publisher)
+    try:
+        table = await manager.open_table(
+            guild_id=1, channel_id=5, host_id=1, host_name="Ann", variant="pitch", players=2
+        )
+        await manager.join(table, 2, "Bob")
+        await manager.start(table, 1)
+        chooser = random.Random(3)
+        results = []
+        while table.status == "playing":
+            assert table.game is not None
+            seat = table.game.to_act[0]
+            action = chooser.choice(table.game.legal_actions(seat))
+            result = await manager.act(table, seat + 1, action)
+            results.append(result)
+            if table.status == "playing":
+                assert result.view == table.game.view(seat)  # the view after the action, for the reply
+        assert results[-1].view is None  # the action ended the game
+        assert all(r.view is not None for r in results[:-1])
+        handed = [(table.id, event["type"]) for r in results for event in r.events]
+        assert publisher.events_seen == handed
+        assert "game_over" in {kind for _, kind in handed}
+        assert publisher.announcements == []  # which events deserve a message is the publisher's call
+    finally:
+        await manager.shutdown()
+
+
+async def test_repost_goes_to_the_publisher_under_the_tables_lock(store: Store) -> None:
+    publisher = RecordingPublisher()
+    manager = TableManager(store, publisher)
+    table = await manager.open_table(guild_id=1, channel_id=5, host_id=1, host_name="Ann", variant="pitch")
+    await manager.repost(table)
+    assert publisher.reposts == [table.id]
+    assert not table.lock.locked()
+
+
+async def test_house_rule_defaults_are_checked_against_the_variant(store: Store) -> None:
+    manager = TableManager(store, RecordingPublisher())
+    updated = await manager.update_settings(
+        9,
+        computer_delay_seconds=0,
+        default_options={"PITCH": {"smudge": "on", "target": 21}, "pinochle-4": {}},
+    )
+    # Normalised: the variant's own name, typed values, only what was set, no empty entries.
+    assert updated.default_options == {"pitch": {"smudge": True, "target": 21}}
+    assert (await store.settings.get(9)).default_options == updated.default_options
+    refused = [
+        {"poker": {}},
+        {"pitch": {"target": 8}},
+        {"pitch": {"wild": True}},
+        ["pitch"],
+        {"pitch": ["target"]},
+    ]
+    for value in refused:
+        with pytest.raises(TableError, match="default_options"):
+            await manager.update_settings(9, turn_timeout_seconds=60, default_options=value)
+    settings = await store.settings.get(9)  # a refused change changes nothing
+    assert (settings.turn_timeout_seconds, settings.default_options) == (300, updated.default_options)
+    table = await manager.open_table(guild_id=9, channel_id=1, host_id=1, host_name="Ann", variant="pitch")
+    assert (table.options["smudge"], table.options["target"]) == (True, 21)

@@ -1,0 +1,172 @@
+"""``tricknight check`` (is this configuration ready to go live?) and ``tricknight health`` (is the
+running bot well?), plus the invite URL with exactly the scopes and permissions the bot needs.
+
+``check`` never connects to Discord and never changes the database: it reads the settings, looks
+at the token's shape (never printing it), opens the database read-only, and says what it found.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from bot import __version__
+from bot.backup import inspect_database
+from bot.config import Settings, application_id, legacy_database_problem, token_problem
+from bot.files import exposure_warning
+from bot.instance import health_problem, read_status
+
+INVITE_SCOPES = ("bot", "applications.commands")
+# Discord's names (as in the developer portal's URL generator) -> discord.Permissions flags.
+INVITE_PERMISSIONS = {
+    "View Channels": "view_channel",
+    "Send Messages": "send_messages",
+    "Send Messages in Threads": "send_messages_in_threads",
+    "Create Public Threads": "create_public_threads",
+    "Create Private Threads": "create_private_threads",
+    "Embed Links": "embed_links",
+    "Attach Files": "attach_files",
+    "Read Message History": "read_message_history",
+    "Use Application Commands": "use_application_commands",
+}
+
+
+def invite_permissions() -> int:
+    """The permissions integer of the invite URL."""
+    import discord
+
+    return discord.Permissions(**dict.fromkeys(INVITE_PERMISSIONS.values(), True)).value
+
+
+def invite_url(client_id: int) -> str:
+    """The URL that adds the bot to a server with exactly the scopes and permissions it needs."""
+    import discord
+
+    return discord.utils.oauth_url(
+        client_id, permissions=discord.Permissions(invite_permissions()), scopes=INVITE_SCOPES
+    )
+
+
+@dataclass
+class CheckReport:
+    """Lines to show, warnings, and problems (any problem: not ready)."""
+
+    lines: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    invite: str | None = None
+
+    def add(self, label: str, text: str) -> None:
+        self.lines.append((label, text))
+
+
+def _writable_folder(folder: Path) -> tuple[bool, Path]:
+    """Whether the bot can create files in ``folder`` (or create it): the nearest existing folder."""
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK), probe
+
+
+def check_settings(settings: Settings, cwd: Path | None = None) -> CheckReport:
+    """Everything ``tricknight check`` reports about ``settings``."""
+    report = CheckReport()
+    if settings.env_file is not None:
+        report.add("settings", f"the environment, then {settings.env_file}")
+    else:
+        report.add("settings", f"the environment only (no .env in {cwd or Path.cwd()})")
+    _check_token(settings, report)
+    _check_database(settings, report, cwd)
+    report.add("shards", settings.shards_text())
+    if settings.dev_guild_id:
+        report.add("commands", f"synced to the server {settings.dev_guild_id} at once")
+    else:
+        report.add("commands", "synced globally (the first time, Discord can take up to an hour)")
+    report.add("computers", f"{settings.computer_delay:g} s before each move; log level {settings.log_level}")
+    for name in settings.unknown:
+        report.warnings.append(
+            f"{name} is not a Trick Night setting (a typo?); the settings are in .env.example"
+        )
+    return report
+
+
+def _check_token(settings: Settings, report: CheckReport) -> None:
+    if settings.token is None:
+        report.problems.append(
+            "DISCORD_TOKEN is not set: put it in a .env file here (copy .env.example) or in the environment"
+        )
+        report.add("token", "missing")
+        return
+    problem = token_problem(settings.token)
+    if problem is not None:
+        report.problems.append(problem)
+        report.add("token", "set, but not shaped like a bot token")
+        return
+    client_id = application_id(settings.token)
+    assert client_id is not None  # token_problem checks it decodes
+    report.add("token", f"set, shaped like a bot token (application {client_id})")
+    report.invite = invite_url(client_id)
+
+
+def _check_database(settings: Settings, report: CheckReport, cwd: Path | None) -> None:
+    path = settings.database
+    report.add("database", f"{path} ({settings.database_source})")
+    legacy = legacy_database_problem(settings, cwd)
+    if legacy is not None:
+        report.problems.append(legacy)
+    info = inspect_database(path)
+    report.problems.extend(info.problems)
+    if info.problems:
+        return
+    if not info.exists:
+        writable, folder = _writable_folder(path.parent)
+        if not writable:
+            report.problems.append(f"cannot create the database: {folder} is not writable by this user")
+            return
+        report.add("", "does not exist yet: created (mode 0600) at the first start")
+        return
+    report.add("", info.summary())
+    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK | os.X_OK):
+        report.problems.append(
+            f"{path} or its folder is not writable by this user (SQLite needs both for its -wal file)"
+        )
+    warning = exposure_warning(path)
+    if warning:
+        report.warnings.append(warning)
+    status = read_status(path)
+    if status and status.get("purpose") == "bot" and health_problem(path, stale_after=float("inf")) is None:
+        report.add("bot", f"running on this database (pid {status.get('pid')})")
+
+
+def print_check(report: CheckReport, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """Print the report; the exit status (0 ready, 1 problems)."""
+    print(f"Trick Night {__version__}: configuration check (nothing connects, nothing is changed)", file=out)
+    for label, text in report.lines:
+        print(f"  {label + ':' if label else '':<11} {text}", file=out)
+    if report.invite:
+        names = ", ".join(INVITE_PERMISSIONS)
+        print(f"Invite URL (scopes {' and '.join(INVITE_SCOPES)}; permissions {names}):", file=out)
+        print(f"  {report.invite}", file=out)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=err)
+    for problem in report.problems:
+        print(f"problem: {problem}", file=err)
+    if report.problems:
+        print(f"not ready: {len(report.problems)} problem(s) above", file=err)
+        return 1
+    print("ready: start the bot with `tricknight`", file=out)
+    return 0
+
+
+def print_health(settings: Settings, out: TextIO = sys.stdout) -> int:
+    """``tricknight health``: 0 if the bot on this database is running, connected and recent."""
+    problem = health_problem(settings.database)
+    if problem is not None:
+        print(f"unhealthy: {problem}", file=out)
+        return 1
+    status = read_status(settings.database) or {}
+    print(f"healthy: pid {status.get('pid')}, {status.get('guilds')} guild(s)", file=out)
+    return 0

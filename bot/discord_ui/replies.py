@@ -1,0 +1,99 @@
+"""Answering people: ephemeral replies, refusals with player names, and who is asking."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot import render
+from bot.discord_ui.services import services
+from bot.engine import EngineError
+from bot.errors import Refusal
+
+if TYPE_CHECKING:
+    from bot.tables import Table
+
+log = logging.getLogger(__name__)
+
+# Everything the bot declines with a sentence for the person: its own refusals and the engine's.
+REFUSALS: tuple[type[Exception], ...] = (Refusal, EngineError)
+
+CogT = TypeVar("CogT")
+P = ParamSpec("P")
+
+
+def friendly(table: Table | None, err: Exception) -> str:
+    """The refusal's sentence, with seat numbers replaced by the players' names."""
+    text = str(err)
+    if table is not None:
+        text = render.name_seats(text, table.names())
+    return text[:1900]
+
+
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def refuse(interaction: discord.Interaction, err: Exception, table: Table | None = None) -> None:
+    """Answer a refused request (one of ``REFUSALS``) ephemerally, with player names."""
+    if table is None:
+        table = services(interaction).tables.table_in(interaction.channel_id or 0)
+    await reply(interaction, friendly(table, err))
+
+
+def answers_refusals(
+    func: Callable[Concatenate[CogT, discord.Interaction, P], Coroutine[Any, Any, None]],
+) -> Callable[Concatenate[CogT, discord.Interaction, P], Coroutine[Any, Any, None]]:
+    """Decorate a slash command so a refusal (one of ``REFUSALS``) becomes an ephemeral reply
+    instead of an error; anything unexpected still reaches the tree's error handler."""
+
+    @functools.wraps(func)
+    async def wrapper(
+        cog: CogT, interaction: discord.Interaction, /, *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        try:
+            await func(cog, interaction, *args, **kwargs)
+        except REFUSALS as err:
+            await refuse(interaction, err)
+
+    # discord.py reads the parameters from the signature; give it the resolved annotations.
+    wrapper.__signature__ = inspect.signature(func, eval_str=True)  # type: ignore[attr-defined]
+    return wrapper
+
+
+async def answer_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """The command tree's error handler: refusals and missing rights get a sentence; anything
+    else is logged and answered, so no command goes unanswered."""
+    original = getattr(error, "original", error)
+    if isinstance(original, REFUSALS):
+        await refuse(interaction, original)
+        return
+    if isinstance(error, app_commands.NoPrivateMessage):
+        await reply(interaction, "Tables live in server channels: use this command in a server.")
+        return
+    if isinstance(error, app_commands.MissingPermissions):
+        await reply(interaction, "You need the Manage Server permission for that.")
+        return
+    log.error("command failed", exc_info=original)
+    await reply(interaction, "Something went wrong on our side; nothing was changed.")
+
+
+def display_name(interaction: discord.Interaction) -> str:
+    user = interaction.user
+    return getattr(user, "display_name", None) or user.name
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    """Whether the person may manage the server (hosts' rights at any table, admin commands)."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)

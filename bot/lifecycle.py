@@ -1,0 +1,196 @@
+"""Running the bot as a service: one process per database, what it logs at start, a clean stop.
+
+``run(settings)`` is what ``tricknight`` (``tricknight run``) does:
+
+1. take the database's instance lock (``bot.instance``), or stop with the holder's pid;
+2. open the database once, so a bad file stops start-up before anything connects, and log its
+   absolute path, schema version and the shard settings (and warn if others can read it);
+3. connect to Discord; once ready, log the guild count and keep a heartbeat in the lock file for
+   ``tricknight health``;
+4. on SIGTERM or SIGINT: refuse new clicks, let the write in flight finish, flush the table
+   messages, close the database and the connection, and exit 0 (1 if that takes longer than
+   ``STOP_TIMEOUT``). Every accepted action is stored, so every game resumes on the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+
+import aiohttp
+import discord
+
+from bot import __version__
+from bot.app import TrickNightBot
+from bot.config import Settings, legacy_database_problem
+from bot.files import exposure_warning
+from bot.instance import HEARTBEAT_SECONDS, InstanceLock, InstanceLocked, lock_supported
+from bot.store import Store, StoreError
+
+log = logging.getLogger(__name__)
+
+STOP_TIMEOUT = 10.0
+REFUSED = 2  # exit status when start-up stops before connecting (settings, database, lock)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def _fail(message: str, status: int = 1) -> int:
+    print(f"tricknight: {message}", file=sys.stderr)
+    return status
+
+
+def run(settings: Settings) -> int:
+    """Run the bot until a stop signal; the exit status (0 after a clean stop)."""
+    assert settings.token is not None
+    setup_logging(settings.log_level)
+    problem = legacy_database_problem(settings)
+    if problem is not None:
+        return _fail(problem, REFUSED)
+    lock = InstanceLock(settings.database)
+    if lock_supported():
+        try:
+            lock.acquire()
+        except InstanceLocked as err:
+            return _fail(str(err), REFUSED)
+        except OSError as err:
+            return _fail(f"cannot create the lock file {lock.path}: {err.strerror or err}", REFUSED)
+    else:
+        log.warning("this system has no flock: nothing stops a second bot on the same database")
+    try:
+        return asyncio.run(serve(settings, lock))
+    finally:
+        lock.release()
+
+
+def setup_logging(level: str) -> None:
+    """Log to stderr: coloured on a terminal, plain text for journald and ``docker logs``."""
+    if sys.stderr.isatty():
+        discord.utils.setup_logging(level=getattr(logging, level))
+        return
+    plain = logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
+    discord.utils.setup_logging(level=getattr(logging, level), formatter=plain)
+
+
+async def open_database_once(settings: Settings) -> int:
+    """Open (creating or upgrading) and close the database; its schema version."""
+    store = await Store.open(settings.database, default_computer_delay=settings.computer_delay)
+    try:
+        return store.schema_version
+    finally:
+        await store.close()
+
+
+async def serve(settings: Settings, lock: InstanceLock) -> int:
+    """Check the database, log where everything is, then run the bot until stopped."""
+    assert settings.token is not None
+    warning = exposure_warning(settings.database)
+    try:
+        schema = await open_database_once(settings)
+    except StoreError as err:
+        return _fail(str(err), REFUSED)
+    if warning:
+        log.warning(warning)
+    log.info(
+        "Trick Night %s: database %s (schema %d; %s); %s",
+        __version__, settings.database, schema, settings.database_source, settings.shards_text(),
+    )  # fmt: skip
+    if settings.env_file is not None:
+        log.info("settings: the environment, then %s", settings.env_file)
+    for name in settings.unknown:
+        log.warning("%s is not a Trick Night setting (a typo?); the settings are in .env.example", name)
+    return await run_until_stopped(TrickNightBot(settings), settings.token, lock)
+
+
+async def run_until_stopped(
+    bot: TrickNightBot, token: str, lock: InstanceLock, signals: Sequence[signal.Signals] = STOP_SIGNALS
+) -> int:
+    """Run ``bot`` until it fails (1) or one of ``signals`` arrives (clean stop: 0)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    received: list[str] = []
+
+    def on_signal(sig: signal.Signals) -> None:
+        received.append(sig.name)
+        stop.set()
+
+    for sig in signals:
+        loop.add_signal_handler(sig, on_signal, sig)
+    try:
+        async with bot:
+            runner = asyncio.create_task(bot.start(token), name="discord")
+            beat = asyncio.create_task(heartbeat(bot, lock), name="heartbeat")
+            stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if not stop.is_set():
+                stopper.cancel()
+                beat.cancel()
+                return _ended(runner)
+            log.info("%s received: finishing the action in flight, then stopping", received[0])
+            beat.cancel()
+            lock.write_status("stopping")
+            try:
+                await asyncio.wait_for(finish_in_flight(bot), STOP_TIMEOUT)
+                await asyncio.wait_for(bot.close(), STOP_TIMEOUT)
+                await asyncio.wait_for(asyncio.gather(runner, return_exceptions=True), STOP_TIMEOUT)
+            except TimeoutError:
+                log.error("the bot did not stop within %.0f s; exiting anyway", STOP_TIMEOUT)
+                return 1
+            log.info("stopped cleanly: every game resumes at the next start")
+            return 0
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+
+
+# discord.py runs each slash command and component click in a task with one of these names.
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-")
+ANSWER_GRACE = 3.0  # Discord's deadline to answer an interaction
+
+
+async def finish_in_flight(bot: TrickNightBot) -> None:
+    """Refuse new changes, let the write in flight finish, and give the clicks being handled the
+    time to be answered before the connection closes (an accepted click gets its answer)."""
+    tables = getattr(bot, "tables", None)  # None: stopped before setup_hook made it
+    if tables is not None:
+        await tables.shutdown()
+    current = asyncio.current_task()
+    pending = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and task.get_name().startswith(INTERACTION_TASKS)
+    ]
+    if pending:
+        await asyncio.wait(pending, timeout=ANSWER_GRACE)
+
+
+def _ended(runner: asyncio.Task[None]) -> int:
+    """The exit status when the bot stopped by itself: a clear line for the usual causes."""
+    error = runner.exception()
+    if error is None:
+        return 0
+    if isinstance(error, discord.LoginFailure):
+        return _fail("Discord refused the token: reset it on the Bot tab and update DISCORD_TOKEN")
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return _fail(f"Discord refused a privileged intent: {error}")
+    if isinstance(error, StoreError):
+        return _fail(str(error))
+    if isinstance(error, aiohttp.ClientError | OSError):
+        return _fail(f"cannot reach Discord: {error}")
+    log.error("the bot stopped with an error", exc_info=error)
+    return 1
+
+
+async def heartbeat(bot: TrickNightBot, lock: InstanceLock) -> None:
+    """Once ready, log the guild count and shards; then keep the status fresh for ``health``."""
+    await bot.wait_until_ready()
+    log.info(
+        "connected as %s: %d guild(s) on shard(s) %s of %s",
+        bot.user, len(bot.guilds), ",".join(map(str, sorted(bot.shards))), bot.shard_count,
+    )  # fmt: skip
+    while True:
+        connected = not bot.is_closed() and all(not shard.is_closed() for shard in bot.shards.values())
+        lock.write_status("running", connected=connected, guilds=len(bot.guilds))
+        await asyncio.sleep(HEARTBEAT_SECONDS)

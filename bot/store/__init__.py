@@ -1,0 +1,122 @@
+"""Trick Night's database: games and their action logs, results, ratings, leagues, guild settings.
+
+One SQLite file (WAL mode, foreign keys on) opened with ``await Store.open(path)``. The schema is
+built by the numbered SQL files in ``data/migrations/``; ``PRAGMA user_version`` records how many
+have been applied, so an older database upgrades in place at start-up. A file that is not a Trick
+Night database, or one written by a newer Trick Night, is never touched: ``open`` raises
+``StoreError`` with a message saying what is wrong and what to do.
+
+Every method is a coroutine and every write is one SQLite transaction, so a process killed at any
+moment leaves either the whole change or none of it. The work is split by concern, one repository
+each, all sharing one ``Database`` (one connection, one lock, explicit read/write transactions):
+
+- ``store.games``: create, update, append_action, load, unfinished, in_channel
+- ``store.results``: finish (results, ratings and league credit in one transaction)
+- ``store.settings``: get, update
+- ``store.boards``: page, count, player_stats, reset, export_csv
+- ``store.leagues``: start, active, get, list, due, end, standings
+
+The rating arithmetic is the pure ``bot.store.ratings.rate``. The store imports nothing of the
+engine, the table manager or Discord: it checks shapes and stores JSON.
+"""
+
+from __future__ import annotations
+
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from bot.store.boards import Boards
+from bot.store.database import Database, Tx
+from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal
+from bot.store.games import Games
+from bot.store.leagues import Leagues
+from bot.store.migrations import Migration, load_migrations, migrations_dir
+from bot.store.records import (
+    FamilyRating,
+    GameRecord,
+    GuildSettings,
+    LeaderRow,
+    League,
+    PlayerStats,
+    RecentGame,
+    SeatResult,
+    StandingRow,
+)
+from bot.store.results import Results
+from bot.store.settings import GuildSettingsRepo
+
+__all__ = [
+    "ActionOutOfOrder",
+    "Boards",
+    "Database",
+    "FamilyRating",
+    "GameNotFound",
+    "GameRecord",
+    "Games",
+    "GuildSettings",
+    "GuildSettingsRepo",
+    "LeaderRow",
+    "League",
+    "Leagues",
+    "Migration",
+    "PlayerStats",
+    "RecentGame",
+    "Results",
+    "SeatResult",
+    "StandingRow",
+    "Store",
+    "StoreError",
+    "StoreRefusal",
+    "Tx",
+    "load_migrations",
+    "migrations_dir",
+]
+
+
+class Store:
+    """The bot's database. Create with ``await Store.open(path)``; ``await store.close()`` at exit."""
+
+    def __init__(self, db: Database, *, default_computer_delay: float = 1.0) -> None:
+        self.db = db
+        self.games = Games(db)
+        self.results = Results(db)
+        self.settings = GuildSettingsRepo(db, default_computer_delay)
+        self.boards = Boards(db)
+        self.leagues = Leagues(db)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        migrations_dir: Traversable | None = None,
+        integrity_check: bool = True,
+        default_computer_delay: float = 1.0,
+    ) -> Store:
+        """Open (or create) the database at ``path`` and bring its schema up to date.
+
+        ``":memory:"`` gives a private in-memory database (for tests). Raises ``StoreError`` if the
+        file is not a Trick Night database, is damaged, or was written by a newer Trick Night.
+        ``integrity_check`` runs SQLite's quick_check first (about a second per million results).
+        ``default_computer_delay`` is the computer delay of a guild that never set its own.
+        """
+        db = await Database.open(path, migrations_dir=migrations_dir, integrity_check=integrity_check)
+        return cls(db, default_computer_delay=default_computer_delay)
+
+    @property
+    def path(self) -> str:
+        return self.db.path
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.schema_version
+
+    async def close(self) -> None:
+        """Close the database (safe to call twice)."""
+        await self.db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

@@ -1,0 +1,101 @@
+"""Per-guild settings: ``store.settings``."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import time
+from typing import Any
+
+from bot.store.database import Database
+from bot.store.errors import StoreError, StoreRefusal
+from bot.store.records import GuildSettings
+from bot.store.validate import dumps, is_int, options_by_variant
+
+MAX_TURN_TIMEOUT = 86_400
+MAX_COMPUTER_DELAY = 30.0
+SETTINGS = ("turn_timeout_seconds", "computer_delay_seconds", "rate_computer_games", "default_options")
+
+
+def _checked(name: str, value: Any) -> Any:
+    """One setting's value, checked (raises ``StoreRefusal`` with a sentence for the person)."""
+    if name == "turn_timeout_seconds":
+        if not is_int(value) or not 0 <= value <= MAX_TURN_TIMEOUT:
+            raise StoreRefusal(
+                f"the turn timer is 0 (off) or up to {MAX_TURN_TIMEOUT} seconds, not {value!r}"
+            )
+        return int(value)
+    if name == "computer_delay_seconds":
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or not 0 <= value <= MAX_COMPUTER_DELAY
+        ):
+            raise StoreRefusal(f"the computer delay is 0 to {MAX_COMPUTER_DELAY:g} seconds, not {value!r}")
+        return float(value)
+    if name == "rate_computer_games":
+        if not isinstance(value, bool):
+            raise StoreRefusal(f"rate_computer_games is True or False, not {value!r}")
+        return value
+    if name == "default_options":
+        return options_by_variant(value)
+    raise StoreError(f"there is no guild setting {name!r}; the settings are {', '.join(SETTINGS)}")
+
+
+class GuildSettingsRepo:
+    """Read and change a guild's settings; a guild that never changed any gets the defaults."""
+
+    def __init__(self, db: Database, default_computer_delay: float = 1.0) -> None:
+        self._db = db
+        self.default_computer_delay = float(default_computer_delay)
+
+    def _from_row(self, guild_id: int, row: sqlite3.Row | None) -> GuildSettings:
+        if row is None:
+            return GuildSettings(guild_id, computer_delay_seconds=self.default_computer_delay)
+        return GuildSettings(
+            guild_id=guild_id,
+            turn_timeout_seconds=row["turn_timeout_seconds"],
+            computer_delay_seconds=row["computer_delay_seconds"],
+            rate_computer_games=bool(row["rate_computer_games"]),
+            default_options=json.loads(row["default_options"]),
+        )
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        """The guild's settings (defaults if it never changed any)."""
+        async with self._db.read() as tx:
+            row = await tx.one("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
+        return self._from_row(guild_id, row)
+
+    async def update(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some settings and return them all. Raises ``StoreError`` on a bad name or value
+        (``StoreRefusal`` for a bad value).
+
+        ``turn_timeout_seconds``: 0 (off) to 86400; ``computer_delay_seconds``: 0 to 30;
+        ``rate_computer_games``: bool; ``default_options``: {variant: {option: value}} (replaces the
+        whole mapping; stored as given: the table manager checks it against the variants' rules).
+        """
+        checked = {name: _checked(name, value) for name, value in changes.items()}
+        async with self._db.write() as tx:
+            row = await tx.one("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
+            settings = self._from_row(guild_id, row)
+            for name, value in checked.items():
+                setattr(settings, name, value)
+            await tx.run(
+                "INSERT INTO guilds (guild_id, turn_timeout_seconds, computer_delay_seconds,"
+                " rate_computer_games, default_options, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET turn_timeout_seconds = excluded.turn_timeout_seconds,"
+                " computer_delay_seconds = excluded.computer_delay_seconds,"
+                " rate_computer_games = excluded.rate_computer_games,"
+                " default_options = excluded.default_options, updated_at = excluded.updated_at",
+                (
+                    guild_id,
+                    settings.turn_timeout_seconds,
+                    settings.computer_delay_seconds,
+                    int(settings.rate_computer_games),
+                    dumps(settings.default_options, "default_options"),
+                    time.time(),
+                ),
+            )
+        return settings
