@@ -135,6 +135,11 @@ class PinochleGame(Game):
 
     # ----- set-up ---------------------------------------------------------------------------
     def start(self) -> None:
+        self.partners: tuple[int, ...] = tuple(
+            side[(side.index(seat) + len(side) // 2) % len(side)]
+            for seat in range(self.players)
+            for side in (self.sides[self.side_of[seat]],)
+        )
         self.check_options()
         self.points: dict[Card, int] = self.counter_values()
         self.scores: list[int] = [0] * len(self.sides)
@@ -207,8 +212,7 @@ class PinochleGame(Game):
     def partner(self, seat: int) -> int:
         """``seat``'s partner: opposite, or with three to a side the next partner clockwise (the
         seat itself when it plays alone)."""
-        side = self.sides[self.side_of[seat]]
-        return side[(side.index(seat) + len(side) // 2) % len(side)]
+        return self.partners[seat]
 
     # ----- the auction (three-hand, partnership auction, double-deck) ----------------------------
     bids: list[tuple[int, int | None]]
