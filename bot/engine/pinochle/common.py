@@ -221,7 +221,8 @@ class PinochleGame(Game):
     bidder: int | None
 
     def record_bid(self, seat: int, amount: int | None) -> list[Event]:
-        """A call of the auction: ``seat`` bids ``amount`` or passes (None; a pass is final)."""
+        """A call of the auction: ``seat`` bids ``amount`` or passes (None, the amount of ``pass``;
+        a pass is final)."""
         self.bids.append((seat, amount))
         if amount is None:
             self.passed[seat] = True

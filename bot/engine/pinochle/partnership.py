@@ -148,7 +148,7 @@ class PartnershipBase(PinochleGame):
         return self.high_bid + self.bid_step if self.high_bid else self.min_bid
 
     def take_bid(self, seat: int, action: Action) -> list[Event]:
-        events = self.record_bid(seat, action.amount if action.kind is Kind.BID else None)
+        events = self.record_bid(seat, action.amount)
         live = [s for s in range(self.players) if not self.passed[s]]
         if len(live) == 1 and self.bidder == live[0]:
             self.phase = _NAMING_TRUMP
@@ -264,6 +264,8 @@ class PartnershipBase(PinochleGame):
         return []
 
     def _perform(self, seat: int, action: Action) -> list[Event]:
+        if self.phase is _BIDDING:  # the commonest action after a card: a bid or a pass
+            return self.take_bid(seat, action)
         kind = action.kind
         if action is DECLARE_OUT:
             return self.declare_out(seat)
@@ -284,8 +286,6 @@ class PartnershipBase(PinochleGame):
         if kind is Kind.PASS and self.phase is _EXCHANGE:
             events = [{"type": "exchange_pass", "seat": seat}]
             return events + self.exchange_from(self.exchange_offset + 1)
-        if kind is Kind.BID or kind is Kind.PASS:
-            return self.take_bid(seat, action)
         if kind is Kind.TRUMP:
             assert action.suit is not None
             return self.name_trump(seat, action.suit)

@@ -142,10 +142,10 @@ class ThreeHand(PinochleGame):
     def _perform(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
         phase = self.phase
+        if phase is _BIDDING:
+            return self.take_bid(seat, action.amount)
         if kind is Kind.CONCEDE:
             return self.concede(seat)
-        if phase is _BIDDING:
-            return self.take_bid(seat, action.amount if kind is Kind.BID else None)
         if phase is _FORCED:
             return self.take_widow(seat)
         if kind is Kind.TRUMP:

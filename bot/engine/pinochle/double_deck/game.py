@@ -292,7 +292,7 @@ class DoubleDeck(PinochleGame):
         raise AssertionError(f"unexpected action {action}")
 
     def take_bid(self, seat: int, action: Action) -> list[Event]:
-        events = self.record_bid(seat, action.amount if action.kind is Kind.BID else None)
+        events = self.record_bid(seat, action.amount)
         self.spoken[seat] += 1
         nxt = None
         for k in range(1, 5):
