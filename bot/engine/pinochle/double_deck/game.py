@@ -61,6 +61,11 @@ class DoubleDeck(PinochleGame):
     @classmethod
     def meld_table_for(cls, options: Mapping[str, Any]) -> MeldTable:
         validate(options, cls.option_specs)
+        return cls.unchecked_meld_table(options)
+
+    @staticmethod
+    def unchecked_meld_table(options: Mapping[str, Any]) -> MeldTable:
+        """``meld_table_for`` without checking the option combination (``start`` checks it)."""
         return double_deck_table(
             str(options.get("meld", "standard")),
             bool(options.get("pinochle-14", False)),
@@ -82,7 +87,7 @@ class DoubleDeck(PinochleGame):
     def start(self) -> None:
         o = self.options
         self.scale = 10 if o["100-aces"] else 1
-        self.table = self.meld_table_for(o)  # checks the options first
+        self.table = self.unchecked_meld_table(o)  # super().start() checks the options
         self.ladder = bid_ladder(str(o["bidding"]), bool(o["tens-over-100"]), self.scale)
         self.pass_count = int(o["pass"])
         self.simultaneous = o["pass-order"] == "simultaneous"
