@@ -142,12 +142,7 @@ class DiscordPublisher:
 
     async def _flush(self, table: Table, state: _Pending) -> None:
         await asyncio.sleep(0)  # let the change that scheduled us finish, so we see its result
-        # A new table's first message is the answer to /table new, whose id comes a moment later:
-        # wait for it rather than post a second table message.
-        waited = 0.0
-        while table.message_id is None and table.message_coming and waited < FIRST_MESSAGE_WAIT:
-            await asyncio.sleep(0.05)
-            waited += 0.05
+        await self._first_message(table)
         try:
             channel = await self._channel(table)
             if channel is None:
@@ -174,10 +169,7 @@ class DiscordPublisher:
                 if not state.pinged & set(self._waiting(table)):
                     await self._delete_ping(table, channel, state)
             if table.status == "ended":
-                await self._close_panels(table)
-                await self._delete_ping(table, channel, state)
-                if self.on_final is not None:
-                    await self.on_final(table)  # its last line and final message are out
+                await self._ended(table, channel, state)
         except (discord.NotFound, discord.Forbidden) as err:
             log.warning("table %s: its channel cannot be used (%s)", table.id, err)
             await self._gone(table, state)
@@ -189,6 +181,22 @@ class DiscordPublisher:
             if table.status == "ended" and not (state.dirty or state.messages or state.ping):
                 self.pending.pop(table.id, None)
                 self.panels.drop_table(table.id)
+
+    @staticmethod
+    async def _first_message(table: Table) -> None:
+        """A new table's first message is the answer to /table new, whose id comes a moment later:
+        wait for it rather than post a second table message."""
+        waited = 0.0
+        while table.message_id is None and table.message_coming and waited < FIRST_MESSAGE_WAIT:
+            await asyncio.sleep(0.05)
+            waited += 0.05
+
+    async def _ended(self, table: Table, channel: discord.abc.Messageable, state: _Pending) -> None:
+        """The table's last line and final message are out: no panel keeps controls, no ping stays."""
+        await self._close_panels(table)
+        await self._delete_ping(table, channel, state)
+        if self.on_final is not None:
+            await self.on_final(table)
 
     @staticmethod
     def _waiting(table: Table) -> dict[int, int]:
