@@ -132,6 +132,7 @@ class Bench:
         self.games_started = 0
         self.stopping = False
         self.in_flight = 0
+        self.lost_tables = 0  # games the bench took for over while they went on (ended by hand)
         self.child: asyncio.subprocess.Process | None = None
         self.own_lags: list[float] = []
 
@@ -164,6 +165,8 @@ class Bench:
         if "🏁" in content or "No result is recorded" in content or "table is closed" in content:
             event = self.over.get(channel)
             if event is not None:
+                if os.environ.get("LOAD_DEBUG"):
+                    print(f"over in {channel}: {content[:120]!r}", file=sys.stderr)
                 event.set()
         if "turn" in content:
             for uid in re.findall(r"<@(\d+)>", content):
@@ -236,9 +239,12 @@ class Bench:
             "/table new", self.slash(channel, humans[0], "table", "new", game=name, **extra)
         )
         if answer is None or not answer[0].get("data", {}).get("components"):
-            if os.environ.get("LOAD_DEBUG") and answer is not None:
-                said = answer[0].get("data", {}).get("content")
+            said = (answer[0].get("data", {}).get("content") or "") if answer is not None else ""
+            if os.environ.get("LOAD_DEBUG"):
                 print(f"/table new refused in {channel}: {said}", file=sys.stderr)
+            if "already has" in said:  # the bench took a game for over that was not: end it
+                self.lost_tables += 1
+                await self.interact("/table end", self.slash(channel, humans[0], "table", "end"))
             await asyncio.sleep(2.0)
             return
         body, token = answer
@@ -265,8 +271,11 @@ class Bench:
                 task.cancel()
 
     async def play(self, table_message: dict[str, Any], table_id: str, uid: int, over: asyncio.Event) -> None:
+        """A person at one table: on their turn, a pause, then one click on their hand panel (the
+        bot keeps it up to date in place); Show my hand only when they have no panel that works."""
         hand_id = f"tn:hand:{table_id}"
         turn = self.turn[uid]
+        panel: dict[str, Any] | None = None  # their hand panel (the fake edits it in place)
         for _ in range(100):  # a person clicks Show my hand once the table message shows it
             if hand_id in str(table_message.get("components")):
                 break
@@ -278,34 +287,39 @@ class Bench:
             await asyncio.sleep(self.rng.uniform(*self.args.think))
             if over.is_set():
                 return
-            shown = await self.interact(
-                "show hand", self.fake.component_interaction(hand_id, table_message, user=user(uid))
-            )
-            if shown is None:
+            if panel is None or "**Your turn:**" not in (panel.get("content") or ""):
+                panel = await self.show_hand(table_message, hand_id, uid, over)
+            if panel is None or "**Your turn:**" not in (panel.get("content") or ""):
                 continue
-            body, token = shown
-            data = body.get("data") or {}
-            if "has ended" in (data.get("content") or ""):
-                over.set()
-                return
-            if "**Your turn:**" not in (data.get("content") or ""):
-                continue
-            options = [c for c in choices(data.get("components") or []) if c[3] not in DANGER]
+            options = [c for c in choices(panel.get("components") or []) if c[3] not in DANGER]
             if not options:
+                panel = None
                 continue
             custom_id, ctype, values, action = self.rng.choice(options)
-            hand = self.fake.original_responses.get(token)
-            if hand is None:
-                continue
             click = self.fake.component_interaction(
-                custom_id, hand, component_type=ctype, values=values, user=user(uid)
+                custom_id, panel, component_type=ctype, values=values, user=user(uid)
             )
-            await self.interact(kind_of(action), click)
-            if self.rng.random() < self.args.peek:
+            answer = await self.interact(kind_of(action), click)
+            if answer is not None and answer[0].get("type") != 7:  # a new message: out of date etc.
+                panel = self.fake.original_responses.get(answer[1])
+            if self.rng.random() < self.args.peek:  # now and then someone looks again anyway
                 await asyncio.sleep(self.rng.uniform(*self.args.think))
-                await self.interact(
-                    "show hand", self.fake.component_interaction(hand_id, table_message, user=user(uid))
-                )
+                panel = await self.show_hand(table_message, hand_id, uid, over) or panel
+
+    async def show_hand(
+        self, table_message: dict[str, Any], hand_id: str, uid: int, over: asyncio.Event
+    ) -> dict[str, Any] | None:
+        """Click Show my hand; the panel that comes back (as the fake keeps it)."""
+        shown = await self.interact(
+            "show hand", self.fake.component_interaction(hand_id, table_message, user=user(uid))
+        )
+        if shown is None:
+            return None
+        body, token = shown
+        if "has ended" in ((body.get("data") or {}).get("content") or ""):
+            over.set()
+            return None
+        return self.fake.original_responses.get(token)
 
     async def probe(self) -> None:
         loop = asyncio.get_running_loop()
@@ -487,6 +501,8 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"an action); {bench.games_started} games started, {finished[0]} finished here with "
         f"{finished[1]:.0f} actions on average: about {per_game / 1024:.1f} KiB a game"
     )
+    if bench.lost_tables:
+        out.append(f"(the bench lost track of {bench.lost_tables} game(s) and ended them with /table end)")
     print("\n".join(out))
 
 
