@@ -221,6 +221,10 @@ class Bench:
     async def table_loop(self, index: int, channel: str) -> None:
         variants = self.args.variants.split(",")
         await asyncio.sleep(index * self.args.ramp / max(1, self.args.tables))
+        if self.args.cards == "text":  # the people choose text hand panels (/table cards style:text)
+            for h in range(self.args.humans):
+                uid = USERS + index * 10 + h
+                await self.interact("/table cards", self.slash(channel, uid, "table", "cards", style="text"))
         game = 0
         while not self.stopping:
             variant = variants[(index + game) % len(variants)]
@@ -405,7 +409,7 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
     before, after = result["load"]
     out.append(
         f"Trick Night load: {args.tables} tables, {result['elapsed']:.0f} s, computer delay "
-        f"{args.computer_delay:g} s, {args.humans} person(s) a table, "
+        f"{args.computer_delay:g} s, {args.humans} person(s) a table (hand panels: {args.cards}), "
         f"pause {args.think[0]:g}-{args.think[1]:g} s"
     )
     out.append(
@@ -517,6 +521,12 @@ def main() -> None:
     parser.add_argument("--recheck", type=float, default=6.0, help="look at the hand unpinged after, s")
     parser.add_argument("--ramp", type=float, default=5.0, help="seconds over which the tables open")
     parser.add_argument("--variants", default=DEFAULT_VARIANTS)
+    parser.add_argument(
+        "--cards",
+        choices=("pictures", "text"),
+        default="pictures",
+        help="how the people's hand panels show cards",
+    )
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--tracemalloc", action="store_true", help="trace the bot's allocations (slower)")
     parser.add_argument("--profile", help="write a cProfile of the bot process here")

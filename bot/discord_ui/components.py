@@ -192,22 +192,23 @@ async def show_panel(
     prefs = await publisher.picture_prefs(
         table, interaction.user.id, interaction.app_permissions.attach_files
     )
-    await add_hand_picture(message, view, seat, prefs)
     source = interaction.message
     controls = untracked(message.view)
     limits.check(content=message.content, view=controls)
+    # The click is answered first; its hand picture follows in an edit, so drawing and uploading
+    # it never holds up the answer (a panel edited in place keeps its old picture a moment).
     if source is not None and source.flags.ephemeral:
-        await interaction.response.edit_message(
-            content=message.content, view=controls, attachments=message.files()
-        )
+        await interaction.response.edit_message(content=message.content, view=controls)
         message_id: int | None = source.id
     else:
-        sent = await interaction.response.send_message(
-            message.content, ephemeral=True, view=controls, files=message.files()
-        )
+        sent = await interaction.response.send_message(message.content, ephemeral=True, view=controls)
         message_id = sent.message_id
     if message_id is None:
         return
+    await add_hand_picture(message, view, seat, prefs)
+    if message.picture is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.followup.edit_message(message_id, attachments=message.files())
     replaced = panels.put(table, seat, interaction, message_id, version, seen=seen)
     if replaced is not None:
         await delete_panel(interaction.client, replaced)

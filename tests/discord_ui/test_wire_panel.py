@@ -69,7 +69,11 @@ class Player:
         mark = len(self.fake.requests)
         payload = self.fake.component_interaction(custom_id, message, **kwargs)
         await self.fake.dispatch("INTERACTION_CREATE", payload)
-        return await self.fake.wait_for_request("POST", rf"^/interactions/{payload['id']}/", since=mark)
+        answer = await self.fake.wait_for_request("POST", rf"^/interactions/{payload['id']}/", since=mark)
+        if answer.json["type"] in (4, 7) and "Your hand" in str(answer.json):
+            # The hand picture follows the answer, in an edit of the panel (Alice wants pictures).
+            await self.fake.wait_for_request("PATCH", rf"^/webhooks/\d+/{payload['token']}/", since=mark)
+        return answer
 
     async def open_panel(self, message: dict[str, Any]) -> None:
         answer = await self.click(f"tn:hand:{self.table.id}", message)
