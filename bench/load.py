@@ -124,7 +124,7 @@ class Bench:
         self.unanswered: Counter[str] = Counter()
         self.deferred = 0
         self.turn: dict[int, asyncio.Event] = {}
-        self.over: dict[str, asyncio.Event] = {}
+        self.over: dict[str, tuple[str, asyncio.Event]] = {}  # channel -> (table message id, game over)
         self.channel_calls: Counter[str] = Counter()
         self.interaction_calls = 0
         self.call_kinds: Counter[str] = Counter()
@@ -159,15 +159,14 @@ class Bench:
         channel = mt.group(1)
         self.channel_calls[channel] += 1
         self.call_kinds[rec.method] += 1
-        content = (rec.json or {}).get("content") if isinstance(rec.json, dict) else None
+        body = rec.json if isinstance(rec.json, dict) else {}
+        ended = self.over.get(channel)
+        gone_buttons = rec.method == "PATCH" and body.get("components") == []
+        if gone_buttons and ended is not None and rec.path.endswith(f"/{ended[0]}"):
+            ended[1].set()  # the table message lost its buttons: that game is over
+        content = body.get("content")
         if not content:
             return
-        if "🏁" in content or "No result is recorded" in content or "table is closed" in content:
-            event = self.over.get(channel)
-            if event is not None:
-                if os.environ.get("LOAD_DEBUG"):
-                    print(f"over in {channel}: {content[:120]!r}", file=sys.stderr)
-                event.set()
         if "turn" in content:
             for uid in re.findall(r"<@(\d+)>", content):
                 event = self.turn.get(int(uid))
@@ -259,7 +258,8 @@ class Bench:
         start = next(cid for cid in ids if cid.endswith(":start"))
         for uid in humans[1:]:
             await self.interact("lobby click", self.fake.component_interaction(join, lobby, user=user(uid)))
-        over = self.over[channel] = asyncio.Event()
+        over = asyncio.Event()
+        self.over[channel] = (lobby["id"], over)  # this game's table message and its end
         for uid in humans:
             self.turn[uid] = asyncio.Event()
         await self.interact(
