@@ -132,6 +132,7 @@ class Bench:
         self.games_started = 0
         self.stopping = False
         self.in_flight = 0
+        self.rss_curve: list[float] = []  # MiB
         self.lost_tables = 0  # games the bench took for over while they went on (ended by hand)
         self.child: asyncio.subprocess.Process | None = None
         self.own_lags: list[float] = []
@@ -325,6 +326,15 @@ class Bench:
             return None
         return self.fake.original_responses.get(token)
 
+    async def watch_memory(self, pid: int) -> None:
+        """The bot's RSS every tenth of the run: bounded memory levels off, a leak keeps climbing."""
+        while True:
+            await asyncio.sleep(self.args.seconds / 10)
+            with contextlib.suppress(OSError):  # /proc is memory: reading it does not block
+                status = Path(f"/proc/{pid}/status").read_text()  # noqa: ASYNC240
+                kib = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+                self.rss_curve.append(kib / 1024)
+
     async def probe(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
@@ -362,6 +372,7 @@ class Bench:
         own_cpu = sum(os.times()[:2])
         started = time.monotonic()
         probing = asyncio.create_task(self.probe())
+        watching = asyncio.create_task(self.watch_memory(child.pid))
         idle = await asyncio.create_subprocess_exec(
             sys.executable, "-c", IDLE_PROBE, str(self.args.seconds), stdout=subprocess.PIPE
         )
@@ -381,9 +392,9 @@ class Bench:
         bot = json.loads(line)
         size_after, actions_after, finished = database_figures(db)
         idle_lags = json.loads((await idle.communicate())[0])
-        for task in [*tables, probing]:
+        for task in [*tables, probing, watching]:
             task.cancel()
-        await asyncio.gather(*tables, probing, return_exceptions=True)
+        await asyncio.gather(*tables, probing, watching, return_exceptions=True)
         child.stdin.write(b"stop\n")
         await child.stdin.drain()
         with contextlib.suppress(TimeoutError):
@@ -490,6 +501,8 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"memory: RSS {bot['rss_mark'] / 2**20:.0f} -> {bot['rss_end'] / 2**20:.0f} MiB over the run, "
         f"{per_table:.0f} KiB per table   goal <= {MEMORY_GOAL_KB:g}  {verdict(per_table <= MEMORY_GOAL_KB)}"
     )
+    curve = " ".join(f"{mib:.0f}" for mib in bench.rss_curve)
+    out.append(f"  RSS every tenth of the run (MiB): {curve} (the picture caches are bounded LRUs)")
     out.append(
         f"  discord.py views alive {bot['views']} (goal: none kept per message), asyncio tasks "
         f"{bot['tasks']} ({bot['tasks'] / args.tables:.1f} a table)"
