@@ -68,7 +68,8 @@ class TrendPoint:
     won: bool
 
 
-def _seat_name(seats: list[Any], seat: int) -> str:
+def seat_name(seats: list[Any], seat: int) -> str:
+    """The name of a stored game's seat (a computer by its level), as the table showed it."""
     data = seats[seat] if 0 <= seat < len(seats) else None
     if isinstance(data, dict) and data.get("kind") == "computer":
         return str(data.get("name") or f"Computer ({data.get('level', 'basic')})")
@@ -118,7 +119,7 @@ class GameHistory:
         for row in everyone:
             seats = seat_lists.get(row["game_id"], [])
             tables.setdefault(row["game_id"], []).append(
-                HistorySeat(row["seat"], row["side"], row["user_id"], _seat_name(seats, row["seat"]),
+                HistorySeat(row["seat"], row["side"], row["user_id"], seat_name(seats, row["seat"]),
                             row["score"], row["place"])
             )  # fmt: skip
         return [
@@ -168,6 +169,22 @@ class GameHistory:
             TrendPoint(row["game_id"], row["finished_at"], row["family"], 0.0, row["place"] == 1)
             for row in rows
         ]
+
+    async def names(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
+        """Each player's name as their latest finished game here showed it (for pictures, which
+        cannot show mentions); players without a game here are left out."""
+        found: dict[int, str] = {}
+        async with self._db.read() as tx:
+            for user_id in dict.fromkeys(user_ids):
+                row = await tx.one(
+                    "SELECT r.seat, g.seats FROM results r JOIN games g ON g.id = r.game_id"
+                    " WHERE r.guild_id = ? AND r.user_id = ?"
+                    " ORDER BY r.finished_at DESC, r.game_id DESC LIMIT 1",
+                    (guild_id, user_id),
+                )
+                if row is not None:
+                    found[user_id] = seat_name(json.loads(row["seats"]), row["seat"])
+        return found
 
     async def game_in_guild(self, game_id: int, guild_id: int) -> GameRecord:
         """The stored game with its action log, if it was played in this guild; else

@@ -49,3 +49,9 @@ async def test_a_game_is_found_only_in_its_own_server(store: Store) -> None:
     for guild, wanted in ((2, game_id), (1, 9999), (1, 0), (1, 2**70)):
         with pytest.raises(GameNotFound, match="there is no game"):
             await store.history.game_in_guild(wanted, guild)
+
+
+async def test_names_are_the_latest_ones_a_game_here_showed(store: Store) -> None:
+    await play_game(store, 1, [10, 20], [1, 2], finished_at=100.0)
+    assert await store.history.names(1, [10, 20, 30]) == {10: "player10", 20: "player20"}
+    assert await store.history.names(2, [10]) == {}
