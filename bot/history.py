@@ -91,7 +91,10 @@ class _DealRecorder:
         self.summary: dict[str, Any] | None = None
 
     def before_action(self, game: Game) -> None:
-        # The view before an action still belongs to this deal (the action may end it).
+        # The view before an action still belongs to this deal (the action may end it). Bids and
+        # trump are settled once a trick has been taken, so later views are not needed.
+        if self.tricks:
+            return
         view = game.public_view()
         self.trump = view.get("trump") or self.trump
         bids = view.get("bids")

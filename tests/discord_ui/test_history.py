@@ -14,6 +14,7 @@ import pytest
 
 from bot import render
 from bot.ai import decide, make_player
+from bot.app import TrickNightBot
 from bot.discord_ui import limits
 from bot.engine import Game, new_game
 from bot.store import SeatResult, Store
@@ -294,3 +295,24 @@ async def test_leaderboard_and_league_standings_come_with_a_card(club: dict[str,
     assert "standings" in r.response.content
     r = await admin.slash(club["channel"], "admin league-end")
     assert attachment(r.response, "standings.png").description.startswith("Friday — standings: 1. ")
+
+
+async def test_replay_buttons_keep_working_after_a_restart(simcord_env: Any, settings: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("games")
+    people = [guild.add_member(env.create_user(f"p{i}")) for i in range(4)]
+    game_id, _, deals = await stored_game(env.bot.store, guild.id, people, "pitch", seed=6)
+    shared = await people[0].slash(channel, "replay", game=game_id, share=True)
+    history = await people[0].slash(channel, "history", share=True)
+    await env.bot.tables.shutdown()
+    await env.bot.store.close()
+    await env.restart_bot(TrickNightBot(settings, min_edit_interval=0.0))
+    try:
+        r = await people[1].click(shared.response, label="Next ▶")
+        leader = people[deals[0]["tricks"][0][0][0]].name
+        assert f"Trick 1 of {len(deals[0]['tricks'])}**: {leader} led" in page_text(r.response)
+        r = await people[1].select(history.response, [str(game_id)], custom_id="tn:hist:replay")
+        assert r.ephemeral and f"Replay — game {game_id}" in page_text(r.response)
+    finally:
+        await close_bot_state(env)
