@@ -509,11 +509,7 @@ class TableManager:
     async def _record_result(self, table: Table) -> None:
         game = table.game
         assert game is not None and game.outcome is not None
-        scores, winning = game.outcome.scores, game.outcome.winning_sides
-        sides = range(len(game.sides))
-        rank_key = {side: (side in winning, scores[side]) for side in sides}
-        # Winners are first; the rest by score, equal scores sharing a place.
-        place_of = {side: 1 + sum(rank_key[o] > rank_key[side] for o in sides) for side in sides}
+        scores, places = game.outcome.scores, game.outcome.places
         results = []
         for index, seat in enumerate(table.seats):
             assert seat is not None
@@ -524,7 +520,7 @@ class TableManager:
                     "user_id": seat.user_id if seat.is_human else None,
                     "side": side,
                     "score": scores[side],
-                    "place": place_of[side],
+                    "place": places[side],
                 }
             )
         settings = await self.store.settings.get(table.guild_id)

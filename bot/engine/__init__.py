@@ -19,13 +19,15 @@ from bot.engine.errors import (
     IllegalAction,
     UnknownVariant,
 )
-from bot.engine.game import Event, Game, Outcome, find_variant, new_game, variant_names
+from bot.engine.events import AnyEvent, Event, EventType, Phase
+from bot.engine.game import Game, Outcome, find_variant, new_game, variant_names
 from bot.engine.options import OptionSpec, parse_option_pairs
 
 __all__ = [
     "ALL_CARDS",
     "PASS",
     "Action",
+    "AnyEvent",
     "BadAction",
     "BadCard",
     "BadGameRecord",
@@ -33,11 +35,13 @@ __all__ = [
     "Card",
     "EngineError",
     "Event",
+    "EventType",
     "Game",
     "IllegalAction",
     "Kind",
     "OptionSpec",
     "Outcome",
+    "Phase",
     "Rank",
     "Suit",
     "UnknownVariant",

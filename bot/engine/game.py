@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
-from bot.engine.actions import Action, parse_action
+from bot.engine.actions import Action, Kind, parse_action
+from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
+from bot.engine.events import Event, OutcomeJSON
 from bot.engine.options import OptionSpec, resolve_options
 
-Event = dict[str, Any]
-"""What ``apply`` reports happened, JSON-able: ``{"type": "play", "seat": 1, "card": "10H"}``."""
+_PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,19 @@ class Outcome:
     scores: tuple[int, ...]
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each side's place, 1 for first: the winning sides first, then by score; sides with
+        equal standing share a place (and the next place is skipped). Not part of ``to_json``.
+
+        >>> Outcome((2,), (2,), (11, 7, 9, 7), "seat 3 reached 11").places
+        (2, 3, 1, 3)
+        """
+        winning, scores = self.winning_sides, self.scores
+        standing = [(side in winning, score) for side, score in enumerate(scores)]
+        return tuple(1 + sum(other > mine for other in standing) for mine in standing)
+
+    def to_json(self) -> OutcomeJSON:
         return {
             "winning_sides": list(self.winning_sides),
             "winners": list(self.winners),
@@ -51,7 +65,13 @@ class Game(ABC):
     rules_text: ClassVar[str] = ""
 
     def __init__(
-        self, players: int, options: Mapping[str, Any] | None = None, seed: int | None = None
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        decks: Sequence[Sequence[Card]] | None = None,
+        dealer: int | None = None,
     ) -> None:
         if players not in self.player_counts:
             counts = ", ".join(str(n) for n in self.player_counts)
@@ -59,8 +79,14 @@ class Game(ABC):
         self.players = players
         self.options: dict[str, Any] = resolve_options(self.option_specs, options, self.name)
         self.seed: int = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
+        self.decks: tuple[tuple[Card, ...], ...] = self.check_decks(decks or ())
+        if dealer is not None and not 0 <= dealer < players:
+            raise EngineError(f"there is no seat {dealer} to deal at this {players}-player table")
+        self.first_dealer: int | None = dealer
         self.log: list[tuple[int, Action]] = []
         self.outcome: Outcome | None = None
+        self._legal: list[Action] | None = None  # legal_actions(self._legal_seat), until an action
+        self._legal_seat = -1
         self.sides: tuple[tuple[int, ...], ...] = self.make_sides()
         self.side_of: tuple[int, ...] = tuple(
             next(i for i, side in enumerate(self.sides) if seat in side) for seat in range(players)
@@ -73,6 +99,10 @@ class Game(ABC):
         return tuple((seat,) for seat in range(self.players))
 
     @abstractmethod
+    def pack(self) -> list[Card]:
+        """Every card of this variant's pack (with its options), in a fixed order."""
+
+    @abstractmethod
     def start(self) -> None:
         """Set up the first deal (called once by ``__init__``)."""
 
@@ -82,16 +112,27 @@ class Game(ABC):
         """The seats whose decision the game is waiting for (usually one; empty when over)."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now (possibly non-empty for a seat not in ``to_act``)."""
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, the game not being over (possibly non-empty for a
+        seat not in ``to_act``), as the interned objects of ``bot.engine.actions``."""
 
     @abstractmethod
     def explain_illegal(self, seat: int, action: Action) -> str:
         """Why ``action`` is not legal for ``seat`` now, in words a player understands."""
 
     @abstractmethod
-    def perform(self, seat: int, action: Action) -> list[Event]:
-        """Carry out an action already known to be legal and return what happened."""
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        """Carry out an action other than a card play, already known to be legal for ``seat``, and
+        return what happened."""
+
+    @abstractmethod
+    def play_card(self, seat: int, card: Card) -> list[Event]:
+        """Play ``card`` for ``seat`` (known to be legal) and return what happened. Card play is
+        most of a game, so ``apply`` hands every ``play`` action straight here."""
+
+    def _canonical(self, action: Action) -> Action:
+        """The one spelling of ``action`` that ``_legal_actions`` lists (by default ``action``)."""
+        return action
 
     @abstractmethod
     def public_view(self) -> dict[str, Any]:
@@ -110,22 +151,72 @@ class Game(ABC):
         """Whether ``seat`` may take ``action`` now."""
         return 0 <= seat < self.players and action in self.legal_actions(seat)
 
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (possibly some for a seat not in ``to_act``, e.g.
+        declaring out; none once the game is over). Kept until the next action, so asking again
+        is free.
+
+        >>> game = new_game("pitch", players=3, seed=7)
+        >>> [str(action) for action in game.legal_actions(game.to_act[0])]
+        ['pass', 'bid 1', 'bid 2', 'bid 3', 'bid 4']
+        """
+        legal = self._legal
+        if legal is None or self._legal_seat != seat:
+            legal = self._legal = self._legal_actions(seat) if self.outcome is None else []
+            self._legal_seat = seat
+        return legal[:]
+
+    def invalidate(self) -> None:
+        """Forget the kept legal actions (after changing the state other than by ``apply``)."""
+        self._legal = None
+
     def verify_action(self, seat: int, action: Action) -> None:
         """Raise ``IllegalAction`` with a player-facing reason unless the action is legal."""
         if not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
         if self.outcome is not None:
             raise IllegalAction("the game is over")
-        if action not in self.legal_actions(seat):
+        legal = self._legal
+        if legal is None or self._legal_seat != seat:
+            self.legal_actions(seat)
+            legal = self._legal
+            assert legal is not None
+        for candidate in legal:
+            if candidate is action:
+                return
+        if action not in legal:
             raise IllegalAction(self.explain_illegal(seat, action))
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Take ``action`` for ``seat``; raises ``IllegalAction`` (and changes nothing) if illegal."""
+        """Take ``action`` (or its text) for ``seat`` and return what happened; raises
+        ``IllegalAction`` with a player-facing reason, changing nothing, if it is not legal.
+
+        >>> game = new_game("pitch", players=3, seed=7)
+        >>> game.apply(game.to_act[0], "bid 2")
+        [{'type': 'bid', 'seat': 2, 'amount': 2}]
+        >>> game.apply(game.to_act[0], "bid 1")
+        Traceback (most recent call last):
+        bot.engine.errors.IllegalAction: Your bid must be higher than 2.
+        """
+        legal = self._legal
+        if legal is not None and seat == self._legal_seat:
+            # Fast path: the very object ``legal_actions`` just listed (actions are interned).
+            for candidate in legal:
+                if candidate is action:
+                    self.log.append((seat, candidate))
+                    self._legal = None
+                    if candidate.kind is _PLAY:
+                        return self.play_card(seat, candidate.cards[0])
+                    return self._perform(seat, candidate)
         if isinstance(action, str):
             action = parse_action(action)
+        action = self._canonical(action)
         self.verify_action(seat, action)
         self.log.append((seat, action))
-        return self.perform(seat, action)
+        self._legal = None
+        if action.kind is _PLAY:
+            return self.play_card(seat, action.cards[0])
+        return self._perform(seat, action)
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public view, its private information and its legal actions."""
@@ -137,9 +228,39 @@ class Game(ABC):
         out["legal"] = [str(action) for action in self.legal_actions(seat)]
         return out
 
+    def header_view(self) -> dict[str, Any]:
+        """The keys every public view starts with: the variant, its title and family, players, sides."""
+        return {
+            "variant": self.name,
+            "title": self.title,
+            "family": self.family,
+            "players": self.players,
+            "sides": [list(side) for side in self.sides],
+        }
+
     def deal_rng(self, deal_no: int) -> random.Random:
         """The random source for one deal, derived from the seed (so copies need no RNG state)."""
         return random.Random(f"{self.name}/{self.seed}/{deal_no}")
+
+    # ----- a chosen position (tests, puzzles, duplicate deals) ---------------------------------
+    def check_decks(self, decks: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
+        """``decks`` as tuples, each checked to be this variant's whole pack (``EngineError``)."""
+        out = tuple(tuple(deck) for deck in decks)
+        if out:
+            pack = Counter(self.pack())
+            for number, deck in enumerate(out, 1):
+                if Counter(deck) != pack:
+                    raise EngineError(
+                        f"stacked pack {number} is not a {self.name} pack of {sum(pack.values())} cards"
+                    )
+        return out
+
+    def stacked_pack(self, deal_no: int) -> list[Card] | None:
+        """The pack stacked for deal ``deal_no`` by ``new_game(decks=...)`` (first deal: the first
+        pack), in the order the variant's shuffle would have left it; None when the seed shuffles."""
+        if deal_no <= len(self.decks):
+            return list(self.decks[deal_no - 1])
+        return None
 
     def copy(self) -> Self:
         """A cheap independent copy (lists copied two levels deep; cards are immutable)."""
@@ -155,24 +276,40 @@ class Game(ABC):
         return new
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly what is needed to rebuild this game: variant, players, options, seed, log."""
-        return {
+        """Exactly what is needed to rebuild this game: variant, players, options, seed, log (and
+        the stacked packs and first dealer of a game set up with them)."""
+        out: dict[str, Any] = {
             "variant": self.name,
             "players": self.players,
             "options": dict(self.options),
             "seed": self.seed,
             "log": [[seat, str(action)] for seat, action in self.log],
         }
+        if self.decks or self.first_dealer is not None:
+            out["setup"] = {
+                "decks": [[card.code for card in deck] for deck in self.decks],
+                "dealer": self.first_dealer,
+            }
+        return out
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> Game:
-        """Rebuild a game from ``to_json`` output by replaying its log."""
+        """Rebuild a game from ``to_json`` output by replaying its log.
+
+        >>> game = new_game("pinochle-2", seed=5)
+        >>> events = game.apply(game.to_act[0], game.legal_actions(game.to_act[0])[0])
+        >>> Game.from_json(game.to_json()).view(0) == game.view(0)
+        True
+        """
         try:
+            setup = record.get("setup") or {}
             game = new_game(
                 record["variant"],
                 players=record["players"],
                 options=record["options"],
                 seed=record["seed"],
+                decks=[parse_cards(deck) for deck in setup.get("decks", ())],
+                dealer=setup.get("dealer"),
             )
             for seat, text in record["log"]:
                 game.apply(int(seat), text)
@@ -218,7 +355,28 @@ def new_game(
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
     seed: int | None = None,
+    decks: Sequence[Sequence[Card]] | None = None,
+    dealer: int | None = None,
 ) -> Game:
-    """Start a game of ``variant`` (default player count unless given) with house-rule ``options``."""
+    """Start a game of ``variant`` (default player count unless given) with house-rule ``options``.
+
+    A chosen position: ``decks`` stacks the packs of the first deals (one whole pack per deal, in
+    the order the variant's shuffle would leave it; later deals are shuffled from the seed), and
+    ``dealer`` names the first dealer instead of drawing one. ``to_json`` keeps both, so such a
+    game replays like any other.
+
+    >>> game = new_game("pinochle-4", seed=1)
+    >>> game.players, game.to_act, str(game.public_view()["phase"])
+    (4, (2,), 'exchange')
+    >>> [str(action) for action in game.legal_actions(2)]
+    ['exchange 9H', 'pass']
+    >>> new_game("pitch", players=9)
+    Traceback (most recent call last):
+    bot.engine.errors.EngineError: pitch is played by 2, 3, 4, 5, 6, 7 players, not 9
+    >>> pack = new_game("pitch", seed=1).pack()  # unshuffled: the deal pops cards off the end
+    >>> game = new_game("pitch", players=2, seed=1, decks=[pack], dealer=0)
+    >>> game.view(1)["hand"], game.to_json()["setup"]["dealer"]
+    (['AC', 'KC', 'QC', '8C', '7C', '6C'], 0)
+    """
     cls = find_variant(variant)
-    return cls(cls.default_players if players is None else players, options, seed)
+    return cls(cls.default_players if players is None else players, options, seed, decks=decks, dealer=dealer)

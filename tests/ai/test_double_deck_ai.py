@@ -10,8 +10,8 @@ from bot.ai.double_deck import DoubleDeckPlayer, trick_strength
 from bot.engine import Suit, parse_cards
 from bot.engine.pinochle.double_deck import DoubleDeck
 from bot.simulate import simulate
-from tests.engine.double_deck_helpers import act, bid_out, dd, rig
-from tests.engine.test_double_deck import S0, crawl
+from tests.engine.pinochle.double_deck.helpers import act, bid_out, dd, rig
+from tests.engine.pinochle.double_deck.test_game import S0, crawl
 
 PLAYER = DoubleDeckPlayer(1)
 PARTNER = "AH 10H JH QS JD AS AD AC KD QD 10S 10S JC JC JS JS 10C 10C JD QS"  # 46 meld with hearts
@@ -47,7 +47,7 @@ def test_reading_a_partners_bids_by_the_conventions() -> None:
 
 def first_bid(hand: str, *before: tuple[int, str], seat: int = 0, **options: Any) -> str:
     game = dd(**options)
-    rig(game, {seat: hand})
+    game = rig(game, {seat: hand})
     act(game, *before)
     assert game.to_act == (seat,)
     return str(decide(DoubleDeckPlayer(3), game, seat))
@@ -80,7 +80,7 @@ def test_a_hand_without_a_marriage_passes() -> None:
 
 def test_the_partner_passes_trumps_to_the_bidder_and_keeps_its_meld() -> None:
     game = dd(**{"pass": 3, "pass-order": "partner-first"})
-    rig(game, {0: S0, 2: PARTNER})
+    game = rig(game, {0: S0, 2: PARTNER})
     bid_out(game, 0, 60)
     act(game, (0, "trump H"))
     bot = DoubleDeckPlayer(2)
@@ -101,7 +101,7 @@ def test_the_partner_passes_trumps_to_the_bidder_and_keeps_its_meld() -> None:
 
 def test_the_bidder_throws_in_a_bid_it_cannot_make() -> None:
     game = dd()
-    rig(game, {0: S0, 2: PARTNER})
+    game = rig(game, {0: S0, 2: PARTNER})
     bid_out(game, 0, 120)
     act(game, (0, "trump H"))
     assert game.phase == "play" and game.side_meld[0] == 81  # 120 - 81 = 39 to take: too many
@@ -111,7 +111,7 @@ def test_the_bidder_throws_in_a_bid_it_cannot_make() -> None:
 
 def test_the_bidder_plays_a_bid_it_can_make() -> None:
     game = dd()
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 50)
     act(game, (0, "trump H"))
     assert str(decide(DoubleDeckPlayer(1), game, 0)) != "throw-in"
@@ -141,7 +141,7 @@ def test_a_losing_trick_gets_no_counter() -> None:
 
 def test_card_counting_remembers_voids_and_who_could_not_head() -> None:
     game = dd(match="deal")
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 50)
     act(game, (0, "trump H"))
     bot = DoubleDeckPlayer(4)

@@ -13,7 +13,7 @@ from bot.engine.pinochle.partnership import PartnershipBase
 from bot.engine.pinochle.three import ThreeHand
 from bot.engine.pinochle.two import TwoHand
 from bot.simulate import simulate
-from tests.engine.pinochle_helpers import play, rig_hands, rig_two
+from tests.engine.pinochle.helpers import play, rig_hands, rig_two
 
 
 def test_levels() -> None:
@@ -41,7 +41,7 @@ def test_basic_beats_random(
 def test_declares_out_exactly_when_that_wins() -> None:
     game = new_game("pinochle-2", seed=1)
     assert isinstance(game, TwoHand)
-    rig_two(game, dealer=1)
+    game = rig_two(game, dealer=1)
     player = PinochlePlayer(1)
     game.scores = [950, 990]
     game.taken = [47, 100]  # 47 rounds up: 950 + 50 = 1000, declaring out wins
@@ -55,7 +55,7 @@ def test_declares_out_exactly_when_that_wins() -> None:
 def test_always_exchanges_the_dix_for_the_turned_card() -> None:
     game = new_game("pinochle-4", seed=1)
     assert isinstance(game, PartnershipBase)
-    rig_hands(
+    game = rig_hands(
         game,
         {
             0: "AS AS 10S 10S KS QS JS 9S KD QD JD 9D",
@@ -72,7 +72,7 @@ def _two_hand_meld(elder: str, dealer_hand: str, turned: str, lead: str, follow:
     """A two-hand deal (seat 1 deals) after a first trick: the elder leads, the dealer follows."""
     game = new_game("pinochle-2", seed=1)
     assert isinstance(game, TwoHand)
-    rig_two(game, dealer=1, elder=elder, dealer_hand=dealer_hand, turned=turned)
+    game = rig_two(game, dealer=1, elder=elder, dealer_hand=dealer_hand, turned=turned)
     play(game, (0, f"play {lead}"), (1, f"play {follow}"))
     return game
 
@@ -98,7 +98,7 @@ def test_three_hand_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     weak = "9S 9S JC 9C JD 9D QC 10S JS KD QS 10C KS 10D JC"
     game = new_game("pinochle-3", seed=1)
     assert isinstance(game, ThreeHand)
-    rig_hands(game, {0: strong, 1: weak}, dealer=2)
+    game = rig_hands(game, {0: strong, 1: weak}, dealer=2)
     player = PinochlePlayer(1)
     assert str(decide(player, game, 0)).startswith("bid ")
     game.apply(0, "bid 300")
@@ -108,7 +108,7 @@ def test_three_hand_bids_a_strong_hand_and_passes_a_weak_one() -> None:
 def test_three_hand_buries_no_trump() -> None:
     game = new_game("pinochle-3", seed=2)
     assert isinstance(game, ThreeHand)
-    rig_hands(game, {0: "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"}, dealer=2)
+    game = rig_hands(game, {0: "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"}, dealer=2)
     play(game, (0, "bid 300"), (1, "pass"), (2, "pass"), (0, "trump H"))
     player = PinochlePlayer(1)
     for _ in range(3):
@@ -144,7 +144,7 @@ def test_gives_its_partner_the_bidder_trumps() -> None:
 def test_smears_counters_on_a_trick_its_partner_has_won() -> None:
     game = new_game("pinochle-4", seed=1, options={"match": "deal"})
     assert isinstance(game, PartnershipBase)
-    rig_hands(
+    game = rig_hands(
         game,
         {
             0: "9D 9D QD QD AS AS 10S 10S KS KS QS QS",
@@ -162,7 +162,7 @@ def test_smears_counters_on_a_trick_its_partner_has_won() -> None:
 def test_wins_a_trick_worth_taking_when_last_to_play() -> None:
     game = new_game("pinochle-4", seed=1, options={"match": "deal"})
     assert isinstance(game, PartnershipBase)
-    rig_hands(
+    game = rig_hands(
         game,
         {
             0: "9D 9D QD QD AS AS 10S 10S KS KS QS QS",

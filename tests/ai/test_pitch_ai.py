@@ -38,7 +38,7 @@ def test_bids_on_a_strong_hand_and_passes_a_weak_one() -> None:
     assert player.best_suit(weak, 4)[1] < 1.0
     game = new_game("pitch", players=4, seed=1)
     assert isinstance(game, AuctionPitch)
-    rig_pitch_deal(game, {0: "AS KS JS 2S 10D 3C", 1: "9S 7H 6D 5C 8C 4D"}, dealer=3)
+    game = rig_pitch_deal(game, {0: "AS KS JS 2S 10D 3C", 1: "9S 7H 6D 5C 8C 4D"}, dealer=3)
     assert str(decide(player, game, 0)).startswith("bid ")
     game.apply(0, "bid 3")
     assert str(decide(player, game, 1)) == "pass"
@@ -47,7 +47,7 @@ def test_bids_on_a_strong_hand_and_passes_a_weak_one() -> None:
 def test_leads_the_top_of_its_best_suit_to_name_trump() -> None:
     game = new_game("pitch", players=4, seed=1)
     assert isinstance(game, AuctionPitch)
-    rig_pitch_deal(game, {0: "AS KS JS 2S 10D 3C"}, dealer=3)
+    game = rig_pitch_deal(game, {0: "AS KS JS 2S 10D 3C"}, dealer=3)
     for seat, action in [(0, "bid 3"), (1, "pass"), (2, "pass"), (3, "pass")]:
         game.apply(seat, action)
     assert str(decide(PitchPlayer(1), game, 0)) == "play AS"
@@ -56,7 +56,9 @@ def test_leads_the_top_of_its_best_suit_to_name_trump() -> None:
 def test_captures_the_jack_when_it_can_and_keeps_points_when_it_cannot() -> None:
     game = new_game("pitch", players=3, seed=1)
     assert isinstance(game, AuctionPitch)
-    rig_pitch_deal(game, {0: "JH 4C 5C 6C 7C 8C", 1: "QH 3H 9D 8D 7D 6D", 2: "AH 10S 2D 3D 4D 5D"}, dealer=2)
+    game = rig_pitch_deal(
+        game, {0: "JH 4C 5C 6C 7C 8C", 1: "QH 3H 9D 8D 7D 6D", 2: "AH 10S 2D 3D 4D 5D"}, dealer=2
+    )
     for seat, action in [(0, "bid 1"), (1, "pass"), (2, "pass")]:
         game.apply(seat, action)
     game.apply(0, "play JH")
@@ -70,7 +72,7 @@ def test_captures_the_jack_when_it_can_and_keeps_points_when_it_cannot() -> None
 def test_does_not_throw_a_ten_on_a_trick_it_cannot_win() -> None:
     game = new_game("pitch", players=2, seed=1)
     assert isinstance(game, AuctionPitch)
-    rig_pitch_deal(game, {0: "AH KH 4C 5C 6C 7C", 1: "10S 2D 3D 4D 9S 8S"}, dealer=1)
+    game = rig_pitch_deal(game, {0: "AH KH 4C 5C 6C 7C", 1: "10S 2D 3D 4D 9S 8S"}, dealer=1)
     game.apply(0, "bid 2")
     game.apply(1, "pass")
     game.apply(0, "play AH")

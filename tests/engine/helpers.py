@@ -4,21 +4,38 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, TypeVar
 
-from bot.engine import Card, Game, Suit, parse_cards
-from bot.engine.pitch import STRENGTH, PitchBase
-from bot.engine.tricks import sort_hand
+from bot.engine import Card, Game, Phase, Suit, new_game, parse_cards
+from bot.engine.pitch import PitchBase
+
+P = TypeVar("P", bound=PitchBase)
 
 
-def rig_pitch_deal(game: PitchBase, hands: dict[int, str], *, dealer: int | None = None) -> None:
-    """Replace the current deal's hands (seat → card text) before any bid; turn goes left of dealer."""
-    if dealer is not None:
-        game.dealer = dealer
-    for seat, text in hands.items():
-        game.hands[seat] = sort_hand(parse_cards(text), STRENGTH)
-    game.dealt = [hand[:] for hand in game.hands]
-    game.turn = (game.dealer + 1) % game.players
+def rig_pitch_deal(game: P, hands: dict[int, str], *, dealer: int) -> P:
+    """A new game like ``game`` (variant, players, options, seed) whose first deal is dealt by
+    ``dealer`` with ``hands`` (seat → six cards; the other seats get cards from the rest of the
+    pack), through the engine's position-setup hook (``new_game(decks=..., dealer=...)``)."""
+    chosen = {seat: parse_cards(text) for seat, text in hands.items()}
+    rest = Counter(game.pack())
+    for cards in chosen.values():
+        assert len(cards) == 6, cards
+        rest.subtract(cards)
+    assert all(n >= 0 for n in rest.values()), "a card is in two hands"
+    spare = sorted(rest.elements(), key=lambda card: card.id)
+    random.Random(7).shuffle(spare)
+    for seat in range(game.players):
+        if seat not in chosen:
+            chosen[seat], spare = spare[:6], spare[6:]
+    # The deal pops cards off the end of the pack, three at a time from the dealer's left, twice.
+    order = [(dealer + 1 + k) % game.players for k in range(game.players)]
+    popped = [card for half in (0, 3) for seat in order for card in chosen[seat][half : half + 3]]
+    deck = spare + popped[::-1]
+    new = new_game(
+        game.name, players=game.players, options=game.options, seed=game.seed, decks=[deck], dealer=dealer
+    )
+    assert isinstance(new, type(game))
+    return new
 
 
 def score_pitch_deal(
@@ -36,7 +53,7 @@ def score_pitch_deal(
     game.trump = Suit.parse(trump)
     game.pitcher = pitcher
     game.high_bid = bid
-    game.phase = "play"
+    game.phase = Phase.PLAY
     game.dealt = [parse_cards(dealt.get(seat, "")) for seat in range(game.players)]
     game.taken = [parse_cards(taken.get(side, "")) for side in range(len(game.sides))]
     game.hands = [[] for _ in range(game.players)]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import bot.engine
 from bot.ai import decide, make_player
 from bot.engine import (
     BadAction,
@@ -194,3 +197,91 @@ def test_the_engine_imports_no_discord_or_database_code() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_engine_imports_nothing_of_the_project_outside_itself() -> None:
+    engine = Path(bot.engine.__file__).parent
+    outside = []
+    for path in engine.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                ours = name.split(".")[0] in ("bot", "cogs", "tests")
+                if ours and name != "bot.engine" and not name.startswith("bot.engine."):
+                    outside.append(f"{path.name}: {name}")
+    assert not outside
+
+
+# ----- a chosen position: new_game(decks=..., dealer=...) -----------------------------------------
+@pytest.mark.parametrize("variant", variant_names())
+def test_a_stacked_pack_deals_the_first_deal_whatever_the_seed(variant: str) -> None:
+    pack = new_game(variant, seed=3).pack()
+    random.Random(4).shuffle(pack)
+    dealer = find_variant(variant).default_players - 1
+    one = new_game(variant, seed=3, decks=[pack], dealer=dealer)
+    other = new_game(variant, seed=4, decks=[pack], dealer=dealer)
+    assert one.dealer == other.dealer == dealer  # type: ignore[attr-defined]
+    assert one.hands == other.hands  # type: ignore[attr-defined]
+    assert [one.view(s) for s in range(one.players)] == [other.view(s) for s in range(one.players)]
+    assert one.hands != new_game(variant, seed=3, dealer=dealer).hands  # type: ignore[attr-defined]
+    record = one.to_json()
+    assert record["setup"] == {"decks": [[card.code for card in pack]], "dealer": dealer}
+    assert json.loads(json.dumps(record)) == record
+    assert "setup" not in new_game(variant, seed=3).to_json()  # a seeded game's record is unchanged
+
+
+def _play_to_deal(game: Game, deal: int, rng: random.Random) -> None:
+    while not game.is_over and game.deal_no < deal:  # type: ignore[attr-defined]
+        seat = game.to_act[0]
+        legal = [a for a in game.legal_actions(seat) if a.kind.value != "declare-out"]
+        game.apply(seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("variant", ["pinochle-4", "pitch", "double-deck", "pinochle-3"])
+def test_a_stacked_game_replays_from_its_record_and_later_deals_are_seeded(variant: str) -> None:
+    seeded = new_game(variant, seed=5)
+    pack = seeded.pack()
+    random.Random(1).shuffle(pack)
+    game = new_game(variant, seed=5, decks=[pack], dealer=0)
+    _play_to_deal(game, 2, random.Random(2))
+    replayed = Game.from_json(json.loads(json.dumps(game.to_json())))
+    assert replayed.public_view() == game.public_view()
+    assert [replayed.view(s) for s in range(game.players)] == [game.view(s) for s in range(game.players)]
+    if not game.is_over:
+        # Deal 2 is the seeded game's deal 2 (same seed, no stacked pack for it).
+        other = new_game(variant, seed=5, dealer=game.first_dealer)
+        _play_to_deal(other, 2, random.Random(2))
+        if not other.is_over and other.dealer == game.dealer:  # type: ignore[attr-defined]
+            assert other.hands == game.hands  # type: ignore[attr-defined]
+
+
+def test_a_stacked_pack_must_be_the_whole_pack() -> None:
+    pack = new_game("pinochle-4", seed=1).pack()
+    with pytest.raises(EngineError, match="stacked pack 1 is not a pinochle-4 pack of 48 cards"):
+        new_game("pinochle-4", seed=1, decks=[pack[:-1]])
+    with pytest.raises(EngineError, match="stacked pack 2 is not a pinochle-4 pack"):
+        new_game("pinochle-4", seed=1, decks=[pack, [*pack[:-1], pack[0]]])
+    with pytest.raises(EngineError, match="no seat 4 to deal"):
+        new_game("pinochle-4", seed=1, dealer=4)
+
+
+def test_a_damaged_setup_in_a_record_does_not_replay() -> None:
+    record = new_game("pitch", seed=1, dealer=2).to_json()
+    assert record["setup"] == {"decks": [], "dealer": 2}
+    record["setup"] = {"decks": [["AS", "XX"]], "dealer": 2}
+    with pytest.raises(BadGameRecord, match="does not replay"):
+        Game.from_json(record)
+    record["setup"] = {"decks": [["AS"]], "dealer": 2}
+    with pytest.raises(BadGameRecord, match="stacked pack 1"):
+        Game.from_json(record)
+
+
+def test_pitch_with_a_chosen_dealer_draws_no_card_for_it() -> None:
+    game = new_game("pitch", players=5, seed=1, dealer=2)
+    view = game.public_view()
+    assert view["dealer"] == 2 and view["first_dealer_draws"] == 0
+    assert game.to_act == (3,)

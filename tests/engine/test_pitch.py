@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import pytest
 
 from bot.engine import IllegalAction, Kind, new_game
 from bot.engine.pitch import AuctionPitch, PartnershipPitch, PitchBase, game_points
 from tests.engine.helpers import rig_pitch_deal, score_pitch_deal
+
+P = TypeVar("P", bound=PitchBase)
 
 FOUR_HANDS = {
     0: "AH KH 2C 3D 4S 5S",
@@ -61,7 +65,7 @@ def game_rank(code: str) -> int:
 
 def test_bids_go_from_1_to_4_and_must_beat_the_last() -> None:
     game = pitch()
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     assert legal_texts(game, 0) == ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]
     game.apply(0, "bid 2")
     assert legal_texts(game, 1) == ["pass", "bid 3", "bid 4"]
@@ -75,7 +79,7 @@ def test_bids_go_from_1_to_4_and_must_beat_the_last() -> None:
 
 def test_without_dealer_steal_the_dealer_cannot_equal_the_bid() -> None:
     game = pitch()
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     for seat, action in [(0, "bid 2"), (1, "pass"), (2, "pass")]:
         game.apply(seat, action)
     assert "bid 2" not in legal_texts(game, 3)
@@ -84,7 +88,7 @@ def test_without_dealer_steal_the_dealer_cannot_equal_the_bid() -> None:
 
 def test_dealer_steal_lets_only_the_dealer_equal_the_highest_bid() -> None:
     game = pitch(**{"dealer-steal": True})
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     game.apply(0, "bid 2")
     assert "bid 2" not in legal_texts(game, 1)
     game.apply(1, "pass")
@@ -112,7 +116,7 @@ def test_everyone_passing_means_the_same_dealer_deals_again() -> None:
 
 def test_each_player_bids_only_once() -> None:
     game = pitch()
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     for seat, action in [(0, "bid 1"), (1, "bid 2"), (2, "pass"), (3, "pass")]:
         game.apply(seat, action)
     assert game.phase == "play"
@@ -121,15 +125,17 @@ def test_each_player_bids_only_once() -> None:
 
 
 # ----- play -------------------------------------------------------------------------------------
-def start_play(game: PitchBase) -> None:
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+def start_play(game: P) -> P:
+    """``game`` dealt ``FOUR_HANDS`` by seat 3, seat 0 pitching with a bid of 2."""
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     for seat, action in [(0, "bid 2"), (1, "pass"), (2, "pass"), (3, "pass")]:
         game.apply(seat, action)
+    return game
 
 
 def test_the_pitchers_first_card_names_trump() -> None:
     game = pitch()
-    start_play(game)
+    game = start_play(game)
     assert game.trump is None
     events = game.apply(0, "play AH")
     assert events[0] == {"type": "trump", "suit": "H"}
@@ -138,7 +144,7 @@ def test_the_pitchers_first_card_names_trump() -> None:
 
 def test_on_a_trump_lead_you_must_play_trump_if_you_can() -> None:
     game = pitch()
-    start_play(game)
+    game = start_play(game)
     game.apply(0, "play AH")
     assert legal_texts(game, 1) == ["play QH", "play 10H"]
     with pytest.raises(IllegalAction, match="Trump was led: you must play trump"):
@@ -151,7 +157,7 @@ def test_on_a_trump_lead_you_must_play_trump_if_you_can() -> None:
 
 def test_on_a_plain_lead_follow_suit_or_trump_but_never_a_third_suit() -> None:
     game = pitch()
-    start_play(game)
+    game = start_play(game)
     for seat, card in [(0, "AH"), (1, "QH"), (2, "9S"), (3, "JH")]:
         game.apply(seat, f"play {card}")
     assert game.to_act == (0,)  # the ace of trump took the trick
@@ -168,7 +174,7 @@ def test_on_a_plain_lead_follow_suit_or_trump_but_never_a_third_suit() -> None:
 
 def test_a_card_you_do_not_hold_is_refused_and_changes_nothing() -> None:
     game = pitch()
-    start_play(game)
+    game = start_play(game)
     before = game.to_json()
     with pytest.raises(IllegalAction, match="do not hold"):
         game.apply(0, "play 2S")
@@ -348,7 +354,7 @@ def test_partnership_sides_are_partners_opposite() -> None:
 
 def test_partnership_has_no_bid_of_one_and_smudge_above_four() -> None:
     game = partnership()
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     assert legal_texts(game, 0) == ["pass", "bid 2", "bid 3", "bid 4", "bid 5"]
     with pytest.raises(IllegalAction, match="from 2 to 5"):
         game.apply(0, "bid 1")
@@ -356,7 +362,7 @@ def test_partnership_has_no_bid_of_one_and_smudge_above_four() -> None:
 
 def test_partnership_dealer_must_bid_two_or_more_when_the_others_pass() -> None:
     game = partnership()
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     for seat in (0, 1, 2):
         game.apply(seat, "pass")
     assert "pass" not in legal_texts(game, 3)
@@ -368,7 +374,7 @@ def test_partnership_dealer_must_bid_two_or_more_when_the_others_pass() -> None:
 
 def test_partnership_dealer_may_steal_2_pass_3_3() -> None:
     game = partnership()
-    rig_pitch_deal(game, FOUR_HANDS, dealer=3)
+    game = rig_pitch_deal(game, FOUR_HANDS, dealer=3)
     for seat, action in [(0, "bid 2"), (1, "pass"), (2, "bid 3")]:
         game.apply(seat, action)
     game.apply(3, "bid 3")

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.engine import Card, make_deck, new_game, parse_cards
 from bot.engine.pinochle.double_deck import RANKS_80, DoubleDeck
-from tests.engine.pinochle_helpers import deal_deck, fill
+from tests.engine.pinochle.helpers import fill, stacked
 
 FULL_PACK = make_deck(RANKS_80, 4)
 
@@ -19,16 +19,16 @@ def dd(variant: str = "double-deck", seed: int = 1, **options: Any) -> DoubleDec
     return game
 
 
-def rig(game: DoubleDeck, hands: dict[int, str], *, dealer: int = 3) -> list[dict[str, Any]]:
-    """Deal seat → cards (20 each; seats left out get the rest of the pack)."""
+def rig(game: DoubleDeck, hands: dict[int, str], *, dealer: int = 3) -> DoubleDeck:
+    """``game`` dealt again: seat → cards (20 each; seats left out get the rest of the pack)."""
     parts: list[tuple[str | list[Card] | None, int]] = []
     for k in range(4):
         seat = (dealer + 1 + k) % 4
         parts.append((hands.get(seat), 20))
-    events = deal_deck(game, fill(game, parts), dealer)
+    game = stacked(game, fill(game, parts), dealer)
     for seat, text in hands.items():
         assert Counter(game.hands[seat]) == Counter(parse_cards(text))
-    return events
+    return game
 
 
 def card_places(game: DoubleDeck) -> Counter[Card]:

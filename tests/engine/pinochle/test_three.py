@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import IllegalAction, Suit, parse_cards
 from bot.engine.pinochle.three import CHIP_TABLES, ThreeHand, chip_value
-from tests.engine.pinochle_helpers import check_cards, new, play, rig_hands
+from tests.engine.pinochle.helpers import check_cards, new, play, rig_hands
 
 # Dealer 2: seat 0 bids first. Seat 0 holds a heart flush and pinochle.
 H0 = "AH 10H KH QH JH 9H QS JD AS AS 10C 9C 9D 9S KD"
@@ -27,7 +27,7 @@ def three(seed: int = 1, **options: Any) -> ThreeHand:
 
 def rigged(**options: Any) -> ThreeHand:
     game = three(**options)
-    rig_hands(game, {0: H0, 1: H1, 2: H2}, dealer=2, extra=WIDOW)
+    game = rig_hands(game, {0: H0, 1: H1, 2: H2}, dealer=2, extra=WIDOW)
     return game
 
 

@@ -1,4 +1,4 @@
-"""Helpers for pinochle tests: stack the deck for a deal, find every card, play scripted actions,
+"""Helpers for pinochle tests: stack the pack of the first deal, find every card, play scripted actions,
 check that views keep hidden cards hidden."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.engine import Card, Game, make_deck, new_game, parse_cards
 from bot.engine.pinochle.common import PinochleGame
@@ -45,17 +45,17 @@ def fill(game: PinochleGame, parts: list[tuple[str | list[Card] | None, int]]) -
     return deck
 
 
-def deal_deck(game: PinochleGame, deck: list[Card], dealer: int) -> list[dict[str, Any]]:
-    """Replace the current deal with one dealt from ``deck`` (in the variant's dealing order)."""
-    game.dealer = dealer
-    game.deal_no -= 1
-    game.new_deck = lambda: list(deck)  # type: ignore[method-assign]
-    try:
-        events = game.deal_cards()
-    finally:
-        del game.new_deck  # type: ignore[attr-defined]
-    game.invalidate()
-    return events
+G = TypeVar("G", bound=Game)
+
+
+def stacked(game: G, deck: list[Card], dealer: int) -> G:
+    """A new game like ``game`` (variant, players, options, seed) whose first deal is dealt by
+    ``dealer`` from ``deck`` (the engine's position-setup hook, ``new_game(decks=..., dealer=...)``)."""
+    new = new_game(
+        game.name, players=game.players, options=game.options, seed=game.seed, decks=[deck], dealer=dealer
+    )
+    assert isinstance(new, type(game))
+    return new
 
 
 def rig_two(
@@ -66,9 +66,9 @@ def rig_two(
     dealer_hand: str | None = None,
     turned: str | None = None,
     draws: str | None = None,
-) -> list[dict[str, Any]]:
-    """Two-hand deal: the elder's (non-dealer's) and dealer's 12 cards, the turned card, and the
-    first cards drawn from the stock in order (the rest of the stock is filled in)."""
+) -> TwoHand:
+    """``game`` dealt again: the elder's (non-dealer's) and dealer's 12 cards, the turned card, and
+    the first cards drawn from the stock in order (the rest of the stock is filled in)."""
     drawn = parse_cards(draws) if draws else []
     size = len(full_pack(game)) - 25
     parts: list[tuple[str | list[Card] | None, int]] = [
@@ -78,13 +78,15 @@ def rig_two(
         (None, size - len(drawn)),
         (list(reversed(drawn)), len(drawn)),
     ]
-    return deal_deck(game, fill(game, parts), dealer)
+    return stacked(game, fill(game, parts), dealer)
 
 
-def rig_hands(
-    game: PinochleGame, hands: dict[int, str], *, dealer: int, extra: str | None = None
-) -> list[dict[str, Any]]:
-    """Partnership / three-hand deal: seat → cards; ``extra`` is the widow (three-hand)."""
+P = TypeVar("P", bound=PinochleGame)
+
+
+def rig_hands(game: P, hands: dict[int, str], *, dealer: int, extra: str | None = None) -> P:
+    """``game`` dealt again, partnership / three-hand: seat → cards; ``extra`` is the widow
+    (three-hand)."""
     players = game.players
     size = 15 if isinstance(game, ThreeHand) else len(full_pack(game)) // players
     parts: list[tuple[str | list[Card] | None, int]] = []
@@ -93,7 +95,7 @@ def rig_hands(
         parts.append((hands.get(seat), size))
     if isinstance(game, ThreeHand):
         parts.append((extra, 3))
-    return deal_deck(game, fill(game, parts), dealer)
+    return stacked(game, fill(game, parts), dealer)
 
 
 def card_places(game: PinochleGame) -> Counter[Card]:

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from bot.engine import IllegalAction, parse_cards
+from bot.engine import IllegalAction, Phase, parse_cards
 from bot.engine.pinochle import round_counters
 from bot.engine.pinochle.two import TwoHand
-from tests.engine.pinochle_helpers import check_cards, new, play, rig_two
+from tests.engine.pinochle.helpers import check_cards, new, play, rig_two
 
 ELDER = "KS QS JD AH AD AC 10H 10D 9D JS JH 10S"
 DEALER = "9S 9H 9D JC QC KC AS AS KH QH KD QD"
@@ -24,7 +24,7 @@ def two(seed: int = 1, **options: object) -> TwoHand:
 
 def test_the_non_dealer_leads_and_the_turned_card_names_trump() -> None:
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     assert game.to_act == (0,)
     view = game.public_view()
     assert view["trump"] == "C" and view["turned"] == "10C" and view["stock"] == 23
@@ -34,7 +34,7 @@ def test_the_non_dealer_leads_and_the_turned_card_names_trump() -> None:
 
 def test_no_duty_to_follow_suit_while_the_stock_lasts() -> None:
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     game.apply(0, "play AH")
     legal = {str(a) for a in game.legal_actions(1)}
     assert {"play 9S", "play KH", "play JC", "play KD"} <= legal  # any card, hearts held or not
@@ -43,7 +43,7 @@ def test_no_duty_to_follow_suit_while_the_stock_lasts() -> None:
 def test_marriage_and_pinochle_cannot_be_laid_together_but_one_after_the_other() -> None:
     """The worked example: K♠ Q♠ J♦ is not one meld; Q♠ J♦ now, then K♠ after a later trick."""
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     play(game, (0, "play AH"), (1, "play 9S"))
     assert game.phase == "meld" and game.to_act == (0,)
     legal = {str(a) for a in game.legal_actions(0)}
@@ -67,7 +67,9 @@ def test_marriage_and_pinochle_cannot_be_laid_together_but_one_after_the_other()
 
 def test_one_meld_per_turn_and_the_same_class_is_not_scored_twice() -> None:
     game = two()
-    rig_two(game, dealer=1, elder="KS QS KH QH KD QD 9C AH AD 10S JS JH", dealer_hand=DEALER, turned="10C")
+    game = rig_two(
+        game, dealer=1, elder="KS QS KH QH KD QD 9C AH AD 10S JS JH", dealer_hand=DEALER, turned="10C"
+    )
     play(game, (0, "play AH"), (1, "play 9S"))
     game.apply(0, "meld KS QS")
     # After one combination only the dix may still be shown this turn.
@@ -83,7 +85,7 @@ def test_one_meld_per_turn_and_the_same_class_is_not_scored_twice() -> None:
 
 def test_melded_cards_are_played_from_the_table_and_cannot_meld_again() -> None:
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     play(game, (0, "play AH"), (1, "play 9S"), (0, "meld QS JD"))
     assert "play QS" in {str(a) for a in game.legal_actions(0)}
     play(game, (0, "play QS"), (1, "play AS"))  # the Q♠ leaves the table
@@ -100,7 +102,7 @@ def test_melded_cards_are_played_from_the_table_and_cannot_meld_again() -> None:
 
 def test_only_the_trick_winner_melds_before_drawing() -> None:
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     play(game, (0, "play AH"), (1, "play 9S"))
     with pytest.raises(IllegalAction, match="Only the winner of a trick may meld"):
         game.apply(1, "meld KH QH")
@@ -110,16 +112,17 @@ def test_only_the_trick_winner_melds_before_drawing() -> None:
 
 def test_a_turned_up_dix_scores_ten_for_the_dealer_at_once() -> None:
     game = two()
-    events = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="9C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="9C")
     assert game.scores == [0, 10]
-    assert events == [{"type": "meld", "seat": 1, "name": "dix (turned up)", "cards": ["9C"], "points": 10}]
-    assert game.public_view()["meld_log"][0]["name"] == "dix (turned up)"
+    assert game.public_view()["meld_log"] == [
+        {"seat": 1, "name": "dix (turned up)", "cards": ["9C"], "points": 10}
+    ]
 
 
 def test_exchanging_the_dix_scores_it_and_the_dix_is_the_last_card_drawn() -> None:
     game = two()
     elder = "9C AH AD AS 10H 10D 10S JS JH QD KH JC"
-    rig_two(game, dealer=1, elder=elder, dealer_hand=None, turned="AC")
+    game = rig_two(game, dealer=1, elder=elder, dealer_hand=None, turned="AC")
     first = game.view(1)["hand"]
     card = next(c for c in first if not c.startswith("A") and not c.endswith("C"))
     play(game, (0, "play AH"), (1, f"play {card}"))
@@ -145,11 +148,16 @@ def test_exchanging_the_dix_scores_it_and_the_dix_is_the_last_card_drawn() -> No
     assert view["hand_sizes"] == [12, 12]
 
 
-def _playoff(game: TwoHand, leader_hand: str, other_hand: str, trump_turned: str = "10C") -> None:
-    rig_two(game, dealer=1, elder=leader_hand, dealer_hand=other_hand, turned=trump_turned)
-    game.stock, game.turned, game.phase = [], None, "playoff"
+def _playoff(leader_hand: str, other: str, dealer_hand: str, trump_turned: str = "10C") -> TwoHand:
+    """The playoff's follow rules alone: seat 0 (elder) leads from ``leader_hand`` and seat 1 holds
+    exactly ``other``. The hands differ in size, a position no deal reaches, so it is set by hand
+    on a stacked deal (stock gone, playoff begun)."""
+    game = rig_two(two(), dealer=1, elder=leader_hand, dealer_hand=dealer_hand, turned=trump_turned)
+    game.stock, game.turned, game.phase = [], None, Phase.PLAYOFF
+    game.hands[1] = parse_cards(other)
     game.start_strict_play()
     game.invalidate()
+    return game
 
 
 @pytest.mark.parametrize(
@@ -170,15 +178,9 @@ def _playoff(game: TwoHand, leader_hand: str, other_hand: str, trump_turned: str
 def test_playoff_follow_rules(
     lead: str, other: str, legal: set[str], refused: str | None, message: str
 ) -> None:
-    game = two()
-    fill_hand = lambda cards, extra: cards + " " + extra  # noqa: E731
-    _playoff(
-        game, fill_hand(lead, "JS JS QS QS 10S 10S JH JH QH QH 10H"), other + " JD JD QD QD 10D 10D QC JC"
+    game = _playoff(
+        lead + " JS JS QS QS 10S 10S JH JH QH QH 10H", other, other + " JD JD QD QD 10D 10D QC JC"
     )
-    # Seat 0 (elder) leads; replace seat 1's hand with exactly the cards under test.
-    game.hands[1] = parse_cards(other)
-    game.start_strict_play()
-    game.invalidate()
     game.apply(0, f"play {lead}")
     assert {str(a)[5:] for a in game.legal_actions(1) if str(a).startswith("play")} == legal
     if refused:
@@ -188,12 +190,14 @@ def test_playoff_follow_rules(
 
 def test_identical_cards_the_first_played_wins() -> None:
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     events = play(game, (0, "play 10S"), (1, "play AS"))
     assert next(e for e in events if e["type"] == "trick")["winner"] == 1
     game = two()
     dealer = DEALER.replace("AS AS", "AS 10S")
-    rig_two(game, dealer=1, elder="AS " + ELDER.replace("10S", "").strip(), dealer_hand=dealer, turned="10C")
+    game = rig_two(
+        game, dealer=1, elder="AS " + ELDER.replace("10S", "").strip(), dealer_hand=dealer, turned="10C"
+    )
     events = play(game, (0, "play AS"), (1, "play AS"))
     assert next(e for e in events if e["type"] == "trick")["winner"] == 0
 
@@ -248,7 +252,7 @@ def test_both_past_1000_raise_the_target_to_1250_then_1500() -> None:
 
 def test_declaring_out_right_wins_even_if_the_other_player_has_more() -> None:
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     game.scores = [950, 990]
     game.taken = [47, 200]
     game.invalidate()
@@ -261,7 +265,7 @@ def test_declaring_out_right_wins_even_if_the_other_player_has_more() -> None:
 
 def test_declaring_out_wrongly_loses() -> None:
     game = two()
-    rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
+    game = rig_two(game, dealer=1, elder=ELDER, dealer_hand=DEALER, turned="10C")
     game.scores = [900, 300]
     game.taken = [46, 0]  # 900 + 50 = 950 < 1000
     game.invalidate()
@@ -281,7 +285,7 @@ def test_deck64_has_64_cards_and_the_seven_is_the_dix() -> None:
     game = two(deck64=True)
     check_cards(game)
     assert game.public_view()["stock"] == 64 - 25
-    rig_two(game, dealer=1, elder=None, dealer_hand=None, turned="7H")
+    game = rig_two(game, dealer=1, elder=None, dealer_hand=None, turned="7H")
     assert game.scores[1] == 10 and game.dix.code == "7H"
 
 

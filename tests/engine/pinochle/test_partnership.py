@@ -11,7 +11,7 @@ from bot.engine import BadOption, IllegalAction, Suit, new_game, parse_cards
 from bot.engine.meld import FOUR_HAND, count_meld
 from bot.engine.pinochle.common import POINTS
 from bot.engine.pinochle.partnership import PartnershipBase
-from tests.engine.pinochle_helpers import check_cards, new, play, rig_hands
+from tests.engine.pinochle.helpers import check_cards, new, play, rig_hands
 
 
 def four(variant: str = "pinochle-4", seed: int = 1, **options: Any) -> PartnershipBase:
@@ -29,7 +29,7 @@ S3 = "QS JS 9S AH 10H JH JH 10H QH KH 9H AH"  # turned: A♥
 
 def test_turned_card_names_trump_and_dix_holders_exchange_from_the_dealers_left() -> None:
     game = four()
-    rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
+    game = rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
     view = game.public_view()
     assert view["trump"] == "H" and view["turned"] == "AH" and view["phase"] == "exchange"
     # Seat 0 holds no dix; seat 1 (9♥) is asked first.
@@ -51,7 +51,7 @@ def test_a_dix_holder_may_pass_and_the_next_holder_is_asked() -> None:
     game = four()
     s0 = S0.replace("9S", "9H")
     s3 = S3.replace("9H", "9S")
-    rig_hands(game, {0: s0, 1: S1, 2: S2, 3: s3}, dealer=3)
+    game = rig_hands(game, {0: s0, 1: S1, 2: S2, 3: s3}, dealer=3)
     assert game.to_act == (0,)
     game.apply(0, "pass")
     assert game.to_act == (1,)
@@ -64,7 +64,7 @@ def test_a_dix_holder_may_pass_and_the_next_holder_is_asked() -> None:
 def test_a_turned_up_dix_is_the_dealers_and_nobody_exchanges() -> None:
     game = four()
     s3 = "QS JS 9S AH 10H JH JH 10H QH KH AH 9H"  # the dealer's last card, 9♥, is turned
-    rig_hands(game, {0: S0, 1: S1, 2: S2, 3: s3}, dealer=3)
+    game = rig_hands(game, {0: S0, 1: S1, 2: S2, 3: s3}, dealer=3)
     assert game.phase == "play" and game.public_view()["turned"] == "9H"
     melds = game.public_view()["melds"]
     assert "dix" in [m["name"] for m in melds[3]["melds"]]  # the dealer's 10 for the turned dix
@@ -73,7 +73,7 @@ def test_a_turned_up_dix_is_the_dealers_and_nobody_exchanges() -> None:
 
 def test_everyones_meld_is_shown_before_play() -> None:
     game = four()
-    rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
+    game = rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
     game.apply(1, "pass")
     view = game.view(2)
     assert view["phase"] == "play"
@@ -120,7 +120,7 @@ def test_1000_wins_and_both_past_it_raise_the_target_to_1250() -> None:
 
 def test_declaring_out_counts_meld_only_with_a_trick() -> None:
     game = four()
-    rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
+    game = rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
     game.apply(1, "pass")
     game.scores = [900, 500]
     game.side_meld = [90, 0]
@@ -131,7 +131,7 @@ def test_declaring_out_counts_meld_only_with_a_trick() -> None:
     game.apply(2, "declare-out")  # 900 + 0 (no trick yet) + 10 < 1000: loses
     assert game.outcome is not None and game.outcome.winning_sides == (1,)
     game = four()
-    rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
+    game = rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
     game.apply(1, "pass")
     game.scores = [900, 1100 - 200]
     game.side_meld = [90, 0]
@@ -169,7 +169,7 @@ def test_counting_options(count: str, values: dict[str, int]) -> None:
 def _to_play(s0: str, s1: str, s2: str, s3: str) -> PartnershipBase:
     """A four-hand game dealt these hands (seat 3 deals), past the dix exchange."""
     game = four()
-    rig_hands(game, {0: s0, 1: s1, 2: s2, 3: s3}, dealer=3)
+    game = rig_hands(game, {0: s0, 1: s1, 2: s2, 3: s3}, dealer=3)
     while game.phase == "exchange":
         game.apply(game.to_act[0], "pass")
     return game

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from bot.engine import BadOption, Card, IllegalAction, Suit, find_variant, new_game, parse_cards
+from bot.engine import BadOption, Card, IllegalAction, Phase, Suit, find_variant, new_game, parse_cards
 from bot.engine.meld import meld_total
 from bot.engine.pinochle.double_deck import DoubleDeck, bid_ladder, double_deck_table
-from tests.engine.double_deck_helpers import act, bid_out, check_cards, dd, rig
-from tests.engine.pinochle_helpers import strings_in
+from tests.engine.pinochle.double_deck.helpers import act, bid_out, check_cards, dd, rig
+from tests.engine.pinochle.helpers import strings_in
 
 # Dealer 3: seat 0 bids first. Sides: seats 0 & 2, seats 1 & 3.
 # Seat 0 (hearts trump): run 15 + royal marriage 4, spade marriage 2, pinochle 4, aces around 10 = 35.
@@ -96,7 +96,7 @@ def test_bid_ladders() -> None:
 
 def test_bidding_goes_up_by_one_to_60_then_by_five_and_a_pass_is_final() -> None:
     game = dd()
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     assert game.to_act == (0,) and legal(game, 0)[:3] == ["pass", "bid 50", "bid 51"]
     act(game, (0, "bid 58"))
     assert legal(game, 1)[:4] == ["pass", "bid 59", "bid 60", "bid 65"]
@@ -110,7 +110,7 @@ def test_bidding_goes_up_by_one_to_60_then_by_five_and_a_pass_is_final() -> None
 
 def test_the_dealer_is_stuck_at_50_when_the_first_three_pass() -> None:
     game = dd()
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     act(game, (0, "pass"), (1, "pass"), (2, "pass"))
     assert legal(game, 3) == ["bid 50"]
     with pytest.raises(IllegalAction, match="dealer is stuck and must bid 50"):
@@ -134,14 +134,14 @@ def test_bidding_variations(
     options: dict[str, Any], script: list[tuple[int, str]], first_bids: list[str]
 ) -> None:
     game = dd(**options)
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     act(game, *script)
     assert legal(game, 2)[:3] == first_bids
 
 
 def test_toby_thomas_bidding_opens_at_25_and_the_stuck_dealer_bids_25() -> None:
     game = dd(bidding="toby-thomas")
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     assert legal(game, 0)[:2] == ["pass", "bid 25"]
     act(game, (0, "pass"), (1, "pass"), (2, "pass"))
     assert legal(game, 3) == ["bid 25"]
@@ -149,7 +149,7 @@ def test_toby_thomas_bidding_opens_at_25_and_the_stuck_dealer_bids_25() -> None:
 
 def test_one_round_of_bidding_each_speaks_once() -> None:
     game = dd(rounds=1)
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     act(game, (0, "bid 50"), (1, "bid 51"), (2, "pass"))
     events = act(game, (3, "bid 52"))
     assert {"type": "bidder", "seat": 3, "bid": 52} in events
@@ -158,7 +158,7 @@ def test_one_round_of_bidding_each_speaks_once() -> None:
 
 def test_two_rounds_of_bidding_and_a_first_round_pass_is_final() -> None:
     game = dd(rounds=2)
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     act(game, (0, "bid 50"), (1, "bid 51"), (2, "pass"), (3, "bid 52"), (0, "bid 53"), (1, "bid 54"))
     assert game.to_act == (3,)  # seat 2 passed in the first round: not asked again
     events = act(game, (3, "bid 55"))
@@ -167,7 +167,7 @@ def test_two_rounds_of_bidding_and_a_first_round_pass_is_final() -> None:
 
 def test_unlimited_bidding_continues_until_three_pass() -> None:
     game = dd()
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     ladder = iter(bid_ladder("standard", False, 1))
     for _ in range(3):
         for seat in range(4):
@@ -177,7 +177,7 @@ def test_unlimited_bidding_continues_until_three_pass() -> None:
 
 def test_illegal_bids_are_explained() -> None:
     game = dd()
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     act(game, (0, "bid 60"))
     with pytest.raises(IllegalAction, match="must beat 60: the next bid is 65"):
         game.apply(1, "bid 60")
@@ -196,7 +196,7 @@ def test_illegal_bids_are_explained() -> None:
 # ----- trump and the marriage rule (§5, §8) ---------------------------------------------------------
 def test_trump_must_be_a_suit_with_a_marriage() -> None:
     game = dd()
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 55)
     assert legal(game, 0) == ["trump S", "trump H"]
     with pytest.raises(
@@ -216,7 +216,7 @@ def test_trump_must_be_a_suit_with_a_marriage() -> None:
 
 def test_without_a_marriage_the_hand_is_lost_and_nobody_scores_meld() -> None:
     game = dd()
-    rig(game, {0: NO_QUEENS})
+    game = rig(game, {0: NO_QUEENS})
     events = bid_out(game, 0, 57)
     lost = next(e for e in events if e["type"] == "gave_up")
     assert lost == {"type": "gave_up", "seat": 0, "reason": "no-marriage"}
@@ -227,7 +227,7 @@ def test_without_a_marriage_the_hand_is_lost_and_nobody_scores_meld() -> None:
 
 def test_trump_marriage_none_allows_any_suit() -> None:
     game = dd(trump_marriage="none")
-    rig(game, {0: NO_QUEENS})
+    game = rig(game, {0: NO_QUEENS})
     bid_out(game, 0, 50)
     assert legal(game, 0) == ["trump S", "trump H", "trump D", "trump C"]
     act(game, (0, "trump D"))
@@ -239,7 +239,7 @@ def test_trump_marriage_after_the_pass() -> None:
     partner = "KD QD KD QD " + "JC " * 4 + "JS " * 4 + "JH " * 4 + "QC QC QC QC"
     for gives, lost in (("JC JC JC", True), ("KD QD JC", False)):
         game = dd(**{"pass": 3, "trump-marriage": "after-pass"})
-        rig(game, {0: NO_QUEENS, 2: partner})
+        game = rig(game, {0: NO_QUEENS, 2: partner})
         bid_out(game, 0, 50)
         assert len(legal(game, 0)) == 4
         act(game, (0, "trump D"))
@@ -258,7 +258,7 @@ def test_trump_marriage_after_the_pass() -> None:
 def test_no_marriage_after_the_pass_with_giveup_play_is_played_out() -> None:
     partner = "KD QD KD QD " + "JC " * 4 + "JS " * 4 + "JH " * 4 + "QC QC QC QC"
     game = dd(**{"pass": 3, "trump-marriage": "after-pass", "giveup": "play"})
-    rig(game, {0: NO_QUEENS, 2: partner})
+    game = rig(game, {0: NO_QUEENS, 2: partner})
     bid_out(game, 0, 50)
     act(game, (0, "trump D"), (2, "give JC"), (2, "give JC"), (2, "give JC"))
     events = act(game, (0, "give 10H"), (0, "give 10H"), (0, "give AH"))
@@ -272,7 +272,7 @@ def test_no_marriage_after_the_pass_with_giveup_play_is_played_out() -> None:
 # ----- the pass (§8) ------------------------------------------------------------------------------
 def test_simultaneous_pass_nobody_sees_what_it_receives_before_choosing() -> None:
     game = dd(**{"pass": 3})
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 60)
     events = act(game, (0, "trump H"))
     assert events[-1] == {"type": "pass_start", "seats": [0, 2], "count": 3, "order": "simultaneous"}
@@ -306,7 +306,7 @@ def test_simultaneous_pass_nobody_sees_what_it_receives_before_choosing() -> Non
 @pytest.mark.parametrize("count", [1, 2, 3, 4])
 def test_partner_first_pass_of_one_to_four_cards(count: int) -> None:
     game = dd(**{"pass": count, "pass-order": "partner-first"})
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 60)
     events = act(game, (0, "trump H"))
     assert events[-1]["seats"] == [2, 0] and game.to_act == (2,)
@@ -331,7 +331,7 @@ def test_partner_first_pass_of_one_to_four_cards(count: int) -> None:
 def test_before_trump_pass_then_trump_with_the_marriage_received() -> None:
     partner = "KD QD KD QD " + "JC " * 4 + "JS " * 4 + "JH " * 4 + "QC QC QC QC"
     game = dd(**{"pass": 2, "pass-when": "before-trump"})
-    rig(game, {0: NO_QUEENS, 2: partner})
+    game = rig(game, {0: NO_QUEENS, 2: partner})
     events = bid_out(game, 0, 50)
     assert game.phase == "pass" and game.trump is None and events[-1]["type"] == "pass_start"
     act(game, (2, "give QD"), (2, "give KD"), (0, "give AS"), (0, "give AS"))
@@ -342,7 +342,7 @@ def test_before_trump_pass_then_trump_with_the_marriage_received() -> None:
 
 def test_before_trump_pass_without_a_marriage_afterwards_loses_the_hand() -> None:
     game = dd(**{"pass": 1, "pass-when": "before-trump"})
-    rig(game, {0: NO_QUEENS, 2: "JC " * 4 + "JS " * 4 + "JH " * 4 + "JD " * 4 + "10C " * 4})
+    game = rig(game, {0: NO_QUEENS, 2: "JC " * 4 + "JS " * 4 + "JH " * 4 + "JD " * 4 + "10C " * 4})
     bid_out(game, 0, 50)
     events = act(game, (2, "give JC"), (0, "give AS"))
     assert any(e["type"] == "gave_up" and e["reason"] == "no-marriage" for e in events)
@@ -351,7 +351,7 @@ def test_before_trump_pass_without_a_marriage_afterwards_loses_the_hand() -> Non
 def test_suit_request_with_the_must_give_rule() -> None:
     partner = "AD 10D " + "JS " * 4 + "QC " * 4 + "KC " * 4 + "10C " * 3 + "JH " * 3
     game = dd(**{"pass": 3, "pass-order": "partner-first", "pass-when": "before-trump", "ask": "must-give"})
-    rig(game, {0: S0, 2: partner})
+    game = rig(game, {0: S0, 2: partner})
     bid_out(game, 0, 55)
     assert game.phase == "ask" and legal(game, 0) == ["ask S", "ask H", "ask D", "ask C"]
     with pytest.raises(IllegalAction, match="Name the suit you want from your partner, e.g. 'ask H'"):
@@ -371,13 +371,13 @@ def test_suit_request_with_the_must_give_rule() -> None:
 
 def test_optional_suit_request_is_only_a_wish() -> None:
     game = dd(**{"pass": 2, "pass-when": "before-trump", "ask": "optional"})
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 55)
     assert legal(game, 0) == ["ask S", "ask H", "ask D", "ask C", "pass"]
     act(game, (0, "pass"))
     assert game.public_view()["ask"] is None and game.phase == "pass"
     game2 = dd(**{"pass": 2, "pass-when": "before-trump", "ask": "optional"})
-    rig(game2, {0: S0})
+    game2 = rig(game2, {0: S0})
     bid_out(game2, 0, 55)
     act(game2, (0, "ask C"))
     assert len(legal(game2, 2)) == len(set(game2.hands[2]))  # the partner may give anything
@@ -385,7 +385,7 @@ def test_optional_suit_request_is_only_a_wish() -> None:
 
 def test_toby_thomas_preset_pass_flow() -> None:
     game = dd("double-deck-toby-thomas")
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 40)
     assert game.phase == "ask"
     act(game, (0, "ask H"))
@@ -402,7 +402,7 @@ def test_toby_thomas_preset_pass_flow() -> None:
 
 def test_pass_actions_are_one_card_each() -> None:
     game = dd(**{"pass": 2})
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 60)
     act(game, (0, "trump H"))
     with pytest.raises(IllegalAction, match="one card at a time: 'give JC'"):
@@ -426,7 +426,7 @@ def crawl(trump: str, trick: str, hand: str) -> tuple[DoubleDeck, int]:
     game.hands = [[c] for c in plays] + [[] for _ in range(4 - len(plays))]
     game.hands[seat] = parse_cards(hand)
     game.reset_trick_state(0)
-    game.phase = "play"
+    game.phase = Phase.PLAY
     game.start_strict_play()
     game.set_turn(0)
     game.gave_up = "test"  # no throw-in
@@ -522,7 +522,7 @@ def play_out(game: DoubleDeck, seed: int = 1) -> list[dict[str, Any]]:
 
 def test_a_played_deal_has_50_counters_and_the_last_trick_is_worth_2() -> None:
     game = dd(match="deal")
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     bid_out(game, 0, 50)
     act(game, (0, "trump H"))
     events = play_out(game)
@@ -593,7 +593,7 @@ def test_match_options() -> None:
 # ----- throw-in, hopeless bids and what the opponents score (§7, §8) ------------------------------
 def after_trump(options: dict[str, Any], *, bid: int, hands: dict[int, str] | None = None) -> DoubleDeck:
     game = dd(**options)
-    rig(game, hands or {0: S0})
+    game = rig(game, hands or {0: S0})
     bid_out(game, 0, bid)
     act(game, (0, "trump H"))
     return game
@@ -661,7 +661,7 @@ def test_throw_in_with_giveup_play_plays_the_hand_out() -> None:
 )
 def test_no_marriage_and_what_the_opponents_score(giveup: str, expected: int | str) -> None:
     game = dd(giveup=giveup)
-    rig(game, {0: NO_QUEENS, 1: OPPONENTS})
+    game = rig(game, {0: NO_QUEENS, 1: OPPONENTS})
     # Counted without a trump suit [gap]: the opponents' meld with plain marriages only.
     meld = sum(meld_total(game.hands[seat], None, game.table) for seat in (1, 3))
     assert meld >= 20
@@ -677,7 +677,7 @@ def test_no_marriage_and_what_the_opponents_score(giveup: str, expected: int | s
 def test_meld_more_than_50_short_of_the_bid_gives_up_at_once() -> None:
     weak = "JS JS JS JS JH JH JH JH JD JD JC JC KH QH 10S 10S 10D 10D 10C 10C"
     game = dd()
-    rig(game, {0: weak})
+    game = rig(game, {0: weak})
     bid_out(game, 0, 100)
     events = act(game, (0, "trump H"))
     assert any(e["type"] == "gave_up" and e["reason"] == "short" for e in events)
@@ -687,7 +687,7 @@ def test_meld_more_than_50_short_of_the_bid_gives_up_at_once() -> None:
 def test_a_short_bid_pays_the_opponents_by_the_giveup_option() -> None:
     weak = "JS JS JS JS JH JH JH JH JD JD JC JC KH QH 10S 10S 10D 10D 10C 10C"
     game = dd(giveup="meld+50")
-    rig(game, {0: weak})
+    game = rig(game, {0: weak})
     bid_out(game, 0, 150)
     events = act(game, (0, "trump H"))
     assert any(e["type"] == "gave_up" and e["reason"] == "short" for e in events)
@@ -699,7 +699,7 @@ def test_a_short_bid_pays_the_opponents_by_the_giveup_option() -> None:
 # ----- minimum 20 (§8) ----------------------------------------------------------------------------
 def test_min_20_a_side_under_20_meld_announces_but_does_not_lay_it_down() -> None:
     game = dd(min_20=True)
-    rig(game, {0: S0, 1: WEAK1, 3: WEAK3})
+    game = rig(game, {0: S0, 1: WEAK1, 3: WEAK3})
     bid_out(game, 0, 60)
     act(game, (0, "trump H"))
     assert game.side_meld[1] == 10 and game.phase == "play"
@@ -731,7 +731,7 @@ def test_min_20_a_bidding_side_taking_under_20_is_set_whatever_its_meld() -> Non
 
 def test_min_20_a_bidding_side_under_20_meld_loses_without_play() -> None:
     game = dd(min_20=True)
-    rig(game, {0: BID0, 2: BID2, 1: OPP1})
+    game = rig(game, {0: BID0, 2: BID2, 1: OPP1})
     bid_out(game, 0, 50)
     events = act(game, (0, "trump H"))  # it still names trump
     assert any(e["type"] == "gave_up" and e["reason"] == "under-20" for e in events)
@@ -743,7 +743,7 @@ def test_min_20_a_bidding_side_under_20_meld_loses_without_play() -> None:
 
 def test_100_aces_multiplies_counters_bids_and_the_minimum_by_ten() -> None:
     game = dd(match="deal", **{"100-aces": True})
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     assert legal(game, 0)[:3] == ["pass", "bid 500", "bid 510"]
     bid_out(game, 0, 500)
     act(game, (0, "trump H"))
@@ -756,7 +756,7 @@ def test_100_aces_multiplies_counters_bids_and_the_minimum_by_ten() -> None:
 # ----- views --------------------------------------------------------------------------------------
 def test_views_are_json_and_show_only_ones_own_hand() -> None:
     game = dd(**{"pass": 2})
-    rig(game, {0: S0})
+    game = rig(game, {0: S0})
     view = game.view(0)
     assert json.loads(json.dumps(view)) == view
     assert Counter(view["hand"]) == Counter(c.code for c in game.hands[0])
