@@ -50,7 +50,7 @@ def score_pitch_deal(
     tricks_won: list[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Score a finished deal described directly: who was dealt what and which side took what."""
-    game.trump = Suit.parse(trump)
+    game.set_trump(Suit.parse(trump))
     game.pitcher = pitcher
     game.high_bid = bid
     game.phase = Phase.PLAY
