@@ -6,7 +6,7 @@ and ``docs/rules/pitch-*.md``."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.engine.actions import TRUMP_OF, Action, Kind
 from bot.engine.cards import Card, Suit
@@ -33,7 +33,7 @@ class AuctionPitch(PitchBase):
     default_players = 4
     min_bid = 1
     max_bid = 4
-    option_specs = (
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("target", 11, "Points needed to win", (7, 9, 10, 11, 21)),
         OLD_HIGH_LOW,
         OptionSpec("dealer-steal", False, "The dealer alone may equal the highest bid"),
@@ -51,7 +51,7 @@ class AuctionPitch(PitchBase):
         OptionSpec("slam", False, "A bid above 4, slam: every trick and all four points, +5 or -5"),
         OptionSpec("all-four-wins", False, "Whoever takes all four points in a deal wins at once"),
     )  # fmt: skip
-    quiet_options = {
+    quiet_options: ClassVar[dict[str, Any]] = {
         "off-jack": False,
         "jokers": 0,
         "joker-rank": "auto",
@@ -184,6 +184,7 @@ class AuctionPitch(PitchBase):
         awards: list[Award],
         points: list[int],
         pitching: int,
+        *,
         made: bool,
         wins_now: bool,
         before: list[int],
@@ -193,7 +194,7 @@ class AuctionPitch(PitchBase):
             if len(sides) == 1 and {name for name, _, _ in awards} >= ALL_FOUR:
                 side = sides.pop()
                 return self.win(side, f"{self.side_name(side)} took all four points (a smudge)")
-        return super().end_of_deal(awards, points, pitching, made, wins_now, before)
+        return super().end_of_deal(awards, points, pitching, made=made, wins_now=wins_now, before=before)
 
     def check_end(
         self,

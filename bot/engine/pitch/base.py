@@ -418,7 +418,7 @@ class PitchBase(Game):
             **summary,
             "awards": [{"point": name, "side": side} for name, side, _ in awards],
         }
-        outcome = self.end_of_deal(awards, points, pitching, made, wins_now, before)
+        outcome = self.end_of_deal(awards, points, pitching, made=made, wins_now=wins_now, before=before)
         if outcome is not None:
             self.outcome = outcome
             self.phase = _OVER
@@ -434,6 +434,7 @@ class PitchBase(Game):
         awards: list[Award],
         points: list[int],
         pitching: int,
+        *,
         made: bool,
         wins_now: bool,
         before: list[int],

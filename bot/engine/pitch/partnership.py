@@ -3,6 +3,8 @@ so that a game between weak sides ends."""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from bot.engine.game import Outcome, register
 from bot.engine.options import OptionSpec
 from bot.engine.pitch.base import DEAL_LIMIT, FLOOR, HAND_SIZE, OLD_HIGH_LOW, Award, PitchBase
@@ -29,7 +31,7 @@ class PartnershipPitch(PitchBase):
         FLOOR,
         DEAL_LIMIT,
     )
-    quiet_options = {FLOOR.name: FLOOR.default, DEAL_LIMIT.name: DEAL_LIMIT.default}
+    quiet_options: ClassVar[dict[str, Any]] = {FLOOR.name: FLOOR.default, DEAL_LIMIT.name: DEAL_LIMIT.default}
     rules_text = rules_prose("pitch-partnership")
 
     def make_sides(self) -> tuple[tuple[int, ...], ...]:

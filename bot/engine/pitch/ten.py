@@ -238,6 +238,7 @@ class TenPointPitch(PitchBase):
         awards: list[Award],
         points: list[int],
         pitching: int,
+        *,
         made: bool,
         wins_now: bool,
         before: list[int],

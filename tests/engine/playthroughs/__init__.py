@@ -92,9 +92,15 @@ def playthroughs() -> list[Playthrough]:
             seed=3,
             players=3,
         ),
-        Playthrough("pitch.slam.txt", "pitch", {"target": 7, "slam": True, "dealer-steal": True}, seed=4, players=3),
         Playthrough(
-            "pitch-10.six.txt", "pitch-10", {"target": 31, "three": False, "end": "bid-out"}, seed=5, players=6
+            "pitch.slam.txt", "pitch", {"target": 7, "slam": True, "dealer-steal": True}, seed=4, players=3
+        ),
+        Playthrough(
+            "pitch-10.six.txt",
+            "pitch-10",
+            {"target": 31, "three": False, "end": "bid-out"},
+            seed=5,
+            players=6,
         ),
         Playthrough(
             "double-deck.rules.txt",
