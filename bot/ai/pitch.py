@@ -122,13 +122,15 @@ class PitchPlayer:
         and the point cards in the best suit; partners do not outbid each other lightly."""
         rules = _rules(view)
         best = 0.0
+        # Four players leave an 18-card widow: the pitcher nearly always keeps six top trumps.
+        base = 4.0 if view["players"] == 4 else 2.5
         for suit in Suit:
             trumps = rules.order(suit)
             held = [c for c in trumps.order if c in hand]
             points = sum(1 for c in held if c.is_joker or c.rank is Rank.JACK)
             three = Card(suit, Rank.THREE) in held
             top = sum(1 for c in held if c.rank in (Rank.ACE, Rank.KING) and not c.is_joker)
-            best = max(best, 2.5 + 0.55 * len(held) + 0.8 * points + 1.5 * three + 0.6 * top)
+            best = max(best, base + 0.55 * len(held) + 0.8 * points + 1.5 * three + 0.6 * top)
         high_bidder = next((b["seat"] for b in reversed(view["bids"]) if b["amount"] is not None), None)
         if high_bidder is not None and high_bidder in _side(view, view["seat"]):
             best -= 2.0
