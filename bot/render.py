@@ -215,7 +215,7 @@ POINT_NAMES = {
     "joker": "Joker",
     "high-joker": "High Joker",
     "low-joker": "Low Joker",
-    "three": "Three (3 points)",
+    "three": "Three",
 }
 """The pitch points before Game, in the count-out order, as players call them."""
 NOT_AWARDED = {
@@ -259,6 +259,8 @@ def deal_summary(summary: dict[str, Any], view: dict[str, Any], names: Sequence[
         code = award.get("card")
         named = code and point in ("high", "low", "jack", "three")  # the others name their card
         card = f" ({pretty(code)})" if named else ""
+        if point == "three":
+            card = f" ({pretty(code)}, 3 points)" if code else " (3 points)"
         lines.append(f"  {POINT_NAMES[point]}{card}: {side_label(view, award['side'], names)}")
     lines.append("  " + game_point_text(awards.get("game"), values, view, names))
     pitcher = names[summary["pitcher"]]
