@@ -133,3 +133,18 @@ async def test_a_27_card_keep_step_spreads_over_two_selects_within_discords_limi
     assert reachable == {action.lower() for action in view["legal"]}
     assert not limits.problems(content=hand_text(table, 1, view), view=ui)
     assert "choose 6 more cards to keep" in hand_text(table, 1, view)
+
+
+async def test_an_impossible_combination_is_refused_at_table_new_and_rules_cite_sources(world: Any) -> None:
+    env, channel, alice, _ = world
+    r = await alice.slash(channel, "table new", game="pitch", options="smudge=on slam=on")
+    assert r.ephemeral and "two meanings" in r.response.content
+    assert env.bot.tables.table_in(channel.id) is None  # nothing was opened
+    for variant, source in (
+        ("pitch-10", "Pitch the Card Game"),
+        ("pitch-joker", "Bicycle"),
+        ("pitch", "Parlett"),
+    ):
+        r = await alice.slash(channel, "rules", game=variant)
+        text = r.response.embeds[0].description or ""
+        assert source in text and "[gap" not in text, (variant, text[:300])
