@@ -106,8 +106,7 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
         lines.append(f"Last trick: {render.trick_text(last['plays'], names)} → {names[last['winner']]}")
     legal = view["legal"]
     if legal and seat in view["to_act"]:
-        doing = render.PHASE_DOING.get(view["phase"], "play a card")
-        lines.append(f"**Your turn:** {doing}.")
+        lines.append(f"**Your turn:** {render.doing_text(view)}.")
         if "declare-out" in legal:
             lines.append("You may also **Declare out** now (right or wrong).")
     else:
@@ -132,6 +131,10 @@ def private_lines(view: dict[str, Any], seat: int, names: list[str]) -> list[str
         )
     if view.get("buried"):
         lines.append(f"You buried (only you see these): {render.pretty_cards(view['buried'])}")
+    if view.get("kept"):
+        lines.append(f"Cards you chose to keep: {render.pretty_cards(view['kept'])}")
+    if view.get("discarded"):
+        lines.append(f"You discarded (only you see these): {render.pretty_cards(view['discarded'])}")
     if view.get("giving"):
         lines.append(f"Cards you chose to pass: {render.pretty_cards(view['giving'])}")
     if view.get("gave"):
