@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play one game in the terminal against computer players")
     play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
-    play.add_argument("--players", type=int, help="number of players (you are seat 1)")
+    # --players and --seed stay text: the engine checks them (once, for every front end).
+    play.add_argument("--players", help="number of players (you are seat 1)")
     play.add_argument(
         "--option",
         action="append",
@@ -78,13 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="house rule, e.g. --option target=21 --option smudge=on",
     )
     play.add_argument("--level", default="basic", help="computer level (basic or random)")
-    play.add_argument("--seed", type=int, help="seed for a repeatable game")
+    play.add_argument("--seed", help="seed for a repeatable game (a whole number)")
 
     sim = sub.add_parser("simulate", help="play computer-only games and print the results")
     sim.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--players", type=int)
+    sim.add_argument("--seed", default="1", help="seed of the first game (a whole number)")
+    sim.add_argument("--players")
     sim.add_argument("--seats", help="comma-separated level per seat, e.g. basic,random,random")
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument(

@@ -317,7 +317,7 @@ def test_example_4_six_players_counts() -> None:
     assert isinstance(game, PitchBase)
     assert game.sides == ((0, 3), (1, 4), (2, 5))
     assert [len(hand) for hand in game.hands] == [8] * 6 and len(game.undealt) == 6
-    with pytest.raises(EngineError, match="4 or 6 players"):
+    with pytest.raises(EngineError, match="players must be 4 or 6 for pitch-10"):
         new_game("pitch-10", players=5)
 
 

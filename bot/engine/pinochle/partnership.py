@@ -52,7 +52,7 @@ PASS_OPTION = OptionSpec(
 RULES_OPTION = OptionSpec(
     "rules",
     "partnership",
-    "partnership: turned trump, dix exchange, declaring out (§6); auction: bidding from 100 (§7)",
+    "partnership: turned trump, dix exchange, declaring out; auction: bidding from 100, no turned card",
     ("partnership", "auction"),
 )
 

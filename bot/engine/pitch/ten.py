@@ -8,7 +8,6 @@ from typing import Any
 
 from bot.engine.actions import TRUMP_OF, Action, Kind, card_action
 from bot.engine.cards import Card, Rank, Suit
-from bot.engine.errors import EngineError
 from bot.engine.events import Event, Phase
 from bot.engine.game import Outcome, register
 from bot.engine.options import OptionSpec
@@ -46,14 +45,6 @@ class TenPointPitch(PitchBase):
         DEAL_LIMIT,
     )  # fmt: skip
     rules_text = rules_prose("pitch-10")
-
-    def __init__(self, players: int, *args: Any, **kwargs: Any) -> None:
-        if players not in self.player_counts:
-            raise EngineError(
-                f"pitch-10 is played by 4 or 6 players (two or three teams of two), not {players}: "
-                "hand sizes and the widow are given for those counts only"
-            )
-        super().__init__(players, *args, **kwargs)
 
     @classmethod
     def trump_rules_for(cls, options: dict[str, Any]) -> TrumpRules:
@@ -263,7 +254,9 @@ class TenPointPitch(PitchBase):
     ) -> Outcome | None:
         if self.options["end"] == "bid-out":
             return self.bid_out(pitching, made)
-        return self.first_to_target(awards, pitching, before)
+        # Scores can sink for ever under first-to-target too (weak sides, old-high-low): the
+        # same safety valve ends such a game.
+        return self.first_to_target(awards, pitching, before) or self.safety_valve()
 
     # ----- views ----------------------------------------------------------------------------
     def more_public(self) -> dict[str, Any]:

@@ -75,7 +75,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "giveup",
         "standard",
-        "What the opponents score when the bidding side gives up before play: standard (§5/§7), nothing, "
+        "What the opponents score when the bidding side gives up before play: standard (their laid meld; "
+        "nothing after no marriage), nothing, "
         "meld, meld+25, meld+50 (meld only if 20+), or play (the hand is played out)",
         ("standard", "nothing", "meld", "meld+25", "meld+50", "play"),
     ),
