@@ -12,13 +12,13 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord_ui import DiscordPublisher, answer_command_error
+from bot.discord_ui import DiscordPublisher, answer_command_error, answer_unhandled
 from bot.store import Store
 from bot.tables import Table, TableManager
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld")
+EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld", "cogs.admin", "cogs.help")
 
 
 class TrickNightBot(commands.AutoShardedBot):
@@ -42,6 +42,8 @@ class TrickNightBot(commands.AutoShardedBot):
         self.settings = settings
         self.min_edit_interval = min_edit_interval
         self.tree.error(answer_command_error)
+        # Clicks and forms no handler takes still get an answer (never "This interaction failed").
+        self.add_listener(answer_unhandled, "on_interaction")
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(

@@ -12,10 +12,12 @@ from typing import Any, TextIO
 
 from bot import __version__, render
 from bot.ai import decide, levels, make_player
+from bot.bid_menu import amounts, ladder_hint
 from bot.config import ConfigError, Settings, load_settings, token_problem
 from bot.engine import (
     EngineError,
     Game,
+    Kind,
     find_variant,
     new_game,
     parse_action,
@@ -195,10 +197,10 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
     bots = [make_player(family, args.level, game.seed + seat) for seat in range(game.players)]
     out: Callable[[str], Any] = lambda text: print(text, file=stdout, flush=True)  # noqa: E731
     out(
-        f"{game.title}: you are seat 1 against {game.players - 1} computer player(s). "
-        "Type a number or an action such as 'bid 2' or 'play 10H'; 'quit' to stop."
+        f"{game.title}: you are seat 1 against {render.count(game.players - 1, 'computer player')}. "
+        "Type a number or an action such as 'bid 2' or 'play 10H'; 'help' for the actions; 'quit' to stop."
     )
-    out(game.rules_text)
+    out(render.player_text(game.rules_text))
     while not game.is_over:
         seat = game.to_act[0]
         if seat != 0:
@@ -208,19 +210,32 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
             out("")
             out(render.table_text(view, names))
             out("Your hand: " + render.pretty_cards(view["hand"]))
-            for number, action in enumerate(view["legal"], 1):
+            if view.get("drew"):
+                out(f"You drew {render.pretty(view['drew'])} from the stock.")
+            choices = menu(view)
+            for number, action in enumerate(choices, 1):
                 out(f"  {number}. {render.action_label(view, action)}")
+            bids = amounts(view["legal"])
+            if len(bids) > len([a for a in choices if a.startswith("bid ")]):
+                out(f"  … or type 'bid N' for any other bid up to {render.bid_text(view, bids[-1])}.")
             line = stdin.readline()
             if not line or line.strip().lower() in {"quit", "q", "exit"}:
                 out("Game abandoned.")
                 return 0
             choice = line.strip()
+            if choice.lower() in {"help", "h", "?"}:
+                out(help_text(view))
+                continue
             try:
                 if choice.isdigit():
-                    if not 1 <= int(choice) <= len(view["legal"]):
-                        out(f"Choose a number from 1 to {len(view['legal'])}.")
+                    if not 1 <= int(choice) <= len(choices):
+                        out(f"Choose a number from 1 to {len(choices)}.")
                         continue
-                    choice = view["legal"][int(choice) - 1]
+                    choice = choices[int(choice) - 1]
+                unknown = unknown_action(choice, view)
+                if unknown:
+                    out(unknown)
+                    continue
                 events = game.apply(0, parse_action(choice))
             except EngineError as err:
                 out(f"Not allowed: {render.name_seats(str(err), names)}")
@@ -231,6 +246,55 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
             if line_text:
                 out(line_text)
     return 0
+
+
+MENU_BIDS = 5  # bids listed by number; any other is typed as 'bid N'
+ACTION_HELP = {
+    "pass": "pass",
+    "bid": "bid N — bid N points (now {bids})",
+    "play": "play CARD — play a card, e.g. 'play {card}' (also '10♥' or 'th' for 10H)",
+    "trump": "trump SUIT — name trump: trump S, H, D or C",
+    "meld": "meld CARDS — lay a meld, e.g. 'meld QS JD'",
+    "bury": "bury CARD — bury a card",
+    "give": "give CARD — pass a card to your partner",
+    "exchange": "exchange CARD — exchange the dix for the turned card",
+    "ask": "ask SUIT — name the suit you want from your partner",
+    "declare-out": "declare-out — claim you have reached the target (if wrong, your side loses)",
+    "concede": "concede — give up this hand",
+    "throw-in": "throw-in — throw in the hand without playing it",
+}
+
+
+def menu(view: dict[str, Any]) -> list[str]:
+    """The numbered choices: every legal action but bids, of which only the next few."""
+    bids = set(amounts(view["legal"])[:MENU_BIDS])
+    return [a for a in view["legal"] if not a.startswith("bid ") or int(a.split()[1]) in bids]
+
+
+def _kinds(view: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(action.split()[0] for action in view["legal"]))
+
+
+def help_text(view: dict[str, Any]) -> str:
+    """The actions of this game open to you now (a Pitch table never lists pinochle actions)."""
+    bids = amounts(view["legal"])
+    card = next((a.split()[1] for a in view["legal"] if a.startswith("play ")), "10H")
+    lines = ["Type a number from the list, or one of the actions you can take now:"]
+    for kind in _kinds(view):
+        text = ACTION_HELP.get(kind, kind)
+        lines.append("  " + text.format(bids=ladder_hint(view, bids), card=card))
+    lines.append("'quit' stops the game.")
+    return "\n".join(lines)
+
+
+def unknown_action(choice: str, view: dict[str, Any]) -> str | None:
+    """A sentence for a word that is no action at all (the engine's own message would list
+    every action of every game); ``None`` when it is one."""
+    word = choice.split(maxsplit=1)[0].lower() if choice.split() else ""
+    if word in {kind.value for kind in Kind}:
+        return None
+    now = ", ".join(f"'{kind}'" for kind in _kinds(view))
+    return f"Not allowed: unknown action {word!r}: now you can {now} ('help' explains them)."
 
 
 def simulate_command(args: argparse.Namespace) -> int:

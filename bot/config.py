@@ -27,7 +27,7 @@ from pathlib import Path
 APP_NAME = "tricknight"
 DATABASE_NAME = "tricknight.db"
 LEGACY_DATABASE = Path("data") / DATABASE_NAME  # the old default, under the working directory
-MAX_COMPUTER_DELAY = 30.0  # the same ceiling as /settings (bot.store.MAX_COMPUTER_DELAY)
+MAX_COMPUTER_DELAY = 30.0  # the same ceiling as /admin settings (bot.store.MAX_COMPUTER_DELAY)
 DEFAULT_SOURCE = "the default: the per-user data folder"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SETTING_NAMES = (

@@ -14,23 +14,50 @@ from bot.engine import Card, Suit
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
-    """Replace the engine's ``seat 3`` / ``seats 1 & 3`` wording with the players' names."""
+    """Replace the engine's ``seat 3`` / ``seats 1 & 3 & 5`` wording with the players' names."""
+
+    def name(number: str) -> str:
+        index = int(number) - 1
+        return names[index] if 0 <= index < len(names) else f"seat {number}"
+
     text = re.sub(
-        r"\bseats (\d+) & (\d+)",
-        lambda m: f"{names[int(m.group(1)) - 1]} & {names[int(m.group(2)) - 1]}",
+        r"\bseats (\d+(?: & \d+)+)",
+        lambda m: " & ".join(name(n) for n in re.findall(r"\d+", m.group(1))),
         text,
     )
-    return re.sub(r"\bseat (\d+)", lambda m: names[int(m.group(1)) - 1], text)
+    return re.sub(r"\bseat (\d+)", lambda m: name(m.group(1)), text)
 
 
-IRREGULAR = {"passes": "pass", "pitches": "pitch", "buries": "bury", "is": "are", "has": "have"}
+IRREGULAR = {
+    "passes": "pass",
+    "pitches": "pitch",
+    "buries": "bury",
+    "is": "are",
+    "has": "have",
+    "was": "were",
+}
 
 
-def says(name: str, verb: str) -> str:
-    """``Ann plays`` but ``You play``: ``verb`` is given in the third person."""
-    if name == "You":
+def says(name: str, verb: str, *, plural: bool = False) -> str:
+    """``Ann plays`` but ``You play`` (and ``Ann & Bob play`` with ``plural``): ``verb`` is given
+    in the third person singular."""
+    if name == "You" or plural:
         verb = IRREGULAR.get(verb, verb[:-1])
     return f"{name} {verb}"
+
+
+def count(number: int, noun: str) -> str:
+    """``1 card``, ``3 cards``, ``1 chip``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+_GAP = re.compile(r"\s*\[gap(?::\s*(?P<note>[^\]]*))?\]")
+
+
+def player_text(text: str) -> str:
+    """Rules text as players read it: the spec's ``[gap]`` markers (where the sources are silent
+    and the bot had to choose) are for developers; a marker's note stays, in brackets."""
+    return _GAP.sub(lambda m: f" ({m['note'].strip()})" if m["note"] else "", text)
 
 
 def pretty(code: str) -> str:
@@ -109,8 +136,8 @@ def describe_event(event: dict[str, Any], view: dict[str, Any], names: Sequence[
         return f"Deal {event['deal']}: {says(names[event['dealer']], 'deals')}."
     if kind == "game_over":
         winners = " & ".join(names[seat] for seat in event["winners"])
-        verb = "wins" if len(event["winners"]) == 1 else "win"
-        return f"Game over: {winners} {verb} ({name_seats(event['reason'], names)})."
+        won = says(winners, "wins", plural=len(event["winners"]) > 1)
+        return f"Game over: {won} ({name_seats(event['reason'], names)})."
     return ""
 
 
@@ -141,15 +168,16 @@ def describe_pinochle_event(event: dict[str, Any], names: Sequence[str]) -> str 
     if kind == "bidder":
         return f"{says(who, 'wins')} the bid at {event['bid']}."
     if kind == "forced_bid":
-        return f"Everyone passed: {who} is stuck with the forced bid of {event['bid']}."
+        return f"Everyone passed: {says(who, 'is')} stuck with the forced bid of {event['bid']}."
     if kind == "widow":
         return f"The widow is turned: {pretty_cards(event['cards'])}."
     if kind == "bury":
-        return f"{says(who, 'buries')} {event['count']} card(s)."
+        return f"{says(who, 'buries')} {count(event['count'], 'card')}."
     if kind == "pass_cards":
-        return f"{names[event['from']]} passes {event['count']} cards to {names[event['to']]}."
+        giver = says(names[event["from"]], "passes")
+        return f"{giver} {count(event['count'], 'card')} to {names[event['to']]}."
     if kind == "passed":
-        return f"{names[event['from']]} passed {event['count']} cards to {names[event['to']]}."
+        return f"{names[event['from']]} passed {count(event['count'], 'card')} to {names[event['to']]}."
     if kind == "declare_out":
         return f"{says(who, 'declares')} out with {event['total']} (target {event['target']})."
     if kind == "concede":
@@ -169,29 +197,42 @@ def melds_text(melds: Sequence[dict[str, Any]]) -> str:
     return ", ".join(f"{m['name']} {pretty_cards(m['cards'])} {m['points']}" for m in melds) or "no meld"
 
 
-def deal_summary(
-    summary: dict[str, Any], view: dict[str, Any], names: Sequence[str], *, with_cards: bool = False
-) -> str:
-    """Who took which point, whether the bid was made, and the new scores.
-
-    Card names are left out unless asked for: by the time a summary is shown the next deal is in
-    the players' hands, and a public line naming cards must never look like one of them.
-    """
+def deal_summary(summary: dict[str, Any], view: dict[str, Any], names: Sequence[str]) -> str:
+    """Who took which point with which card (High, Low and Jack are named: they were played in
+    the deal just scored), each side's game count, whether the bid was made, and the new scores."""
     if "awards" not in summary:
         return pinochle_summary(summary, view, names)
     lines = [f"Deal {summary['deal']} — trump {suit_name(summary['trump'])}."]
-    for award in summary["awards"]:
-        card = f" ({pretty(award['card'])})" if with_cards and award.get("card") else ""
-        lines.append(f"  {award['point'].capitalize()}{card}: {side_label(view, award['side'], names)}")
-    for name in ("high", "low", "jack", "game"):
-        if name not in {a["point"] for a in summary["awards"]}:
-            why = "not dealt" if name == "jack" else "tied"
-            lines.append(f"  {name.capitalize()}: nobody ({why})")
+    awards = {award["point"]: award for award in summary["awards"]}
+    values = summary.get("game_values")
+    for point in ("high", "low", "jack"):
+        award = awards.get(point)
+        if award is None:
+            why = "the jack of trump was not dealt" if point == "jack" else "not awarded"
+            lines.append(f"  {point.capitalize()}: nobody ({why})")
+            continue
+        card = f" ({pretty(award['card'])})" if award.get("card") else ""
+        lines.append(f"  {point.capitalize()}{card}: {side_label(view, award['side'], names)}")
+    lines.append("  " + game_point_text(awards.get("game"), values, view, names))
     pitcher = names[summary["pitcher"]]
-    verdict = "made it" if summary["made"] else "was set back"
+    verdict = "made it" if summary["made"] else f"{'were' if pitcher == 'You' else 'was'} set back"
     lines.append(f"  {pitcher} bid {bid_text(view, summary['bid'])} and {verdict}.")
     lines.append("  Scores: " + scores_line(view, summary["scores"], names, summary["changes"]))
     return "\n".join(lines)
+
+
+def game_point_text(
+    award: dict[str, Any] | None, values: Sequence[int] | None, view: dict[str, Any], names: Sequence[str]
+) -> str:
+    """``Game: Ann with 23 (Bob 17)``: who took the most card points for game, and the others."""
+    if values is None:
+        return f"Game: {side_label(view, award['side'], names)}" if award else "Game: nobody (tied)"
+    counts = [f"{side_label(view, side, names)} {value}" for side, value in enumerate(values)]
+    if award is None:
+        return f"Game: nobody (tied: {', '.join(counts)})"
+    side = award["side"]
+    others = [text for index, text in enumerate(counts) if index != side]
+    return f"Game: {side_label(view, side, names)} with {values[side]} ({', '.join(others)})"
 
 
 def seat_name(names: Sequence[str], seat: Any) -> str:
@@ -227,11 +268,16 @@ def pinochle_summary(summary: dict[str, Any], view: dict[str, Any], names: Seque
             lines.append(f"  {side_label(view, side, names)}: " + ", ".join(parts))
     elif meld is not None and bidder is not None:
         lines.append(f"  {names[bidder]}: meld {meld}, counters {counters}")
+    if bidder is not None and summary.get("buried"):
+        counters = summary.get("buried_counters")
+        worth = f", worth {counters} in counters" if counters is not None else ""
+        lines.append(f"  {names[bidder]} had buried {pretty_cards(summary['buried'])}{worth}.")
     if bidder is not None and summary.get("bid") is not None and summary.get("made") is not None:
-        verdict = "made it" if summary["made"] else "was set back"
-        lines.append(f"  {names[bidder]} bid {summary['bid']} and {verdict}.")
+        who = names[bidder]
+        verdict = "made it" if summary["made"] else f"{'were' if who == 'You' else 'was'} set back"
+        lines.append(f"  {who} bid {summary['bid']} and {verdict}.")
     if "kitty" in summary:
-        lines.append(f"  Kitty: {summary['kitty']} chip(s).")
+        lines.append(f"  Kitty: {count(summary['kitty'], 'chip')}.")
     lines.append("  Scores: " + scores_line(view, summary["scores"], names, changes))
     return "\n".join(lines)
 
@@ -256,17 +302,19 @@ def trick_text(plays: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
 def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str]]:
     """The table as (heading, text) pairs, from the public view only."""
     to_act = set(view["to_act"])
+    # During the auction the high bidder is not yet the pitcher (or bidder): the Bids field says it.
+    auction = view.get("phase") == "bidding"
     seat_lines = []
     for seat, name in enumerate(names):
         marks = []
         if seat == view.get("dealer"):
             marks.append("dealer")
-        if seat == view.get("pitcher"):
+        if seat == view.get("pitcher") and not auction:
             marks.append("pitcher")
-        if seat == view.get("bidder"):
+        if seat == view.get("bidder") and not auction:
             marks.append("bidder")
         sizes = view.get("hand_sizes")
-        cards = f" · {sizes[seat]} cards" if sizes and view["phase"] != "over" else ""
+        cards = f" · {count(sizes[seat], 'card')}" if sizes and view["phase"] != "over" else ""
         side = ""
         if len(view["sides"][0]) > 1:
             index = next(i for i, s in enumerate(view["sides"]) if seat in s)
@@ -304,7 +352,7 @@ def pinochle_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[st
     fields: list[tuple[str, str]] = []
     if "stock" in view and view["phase"] != "over":
         turned = f", turned {pretty(view['turned'])}" if view.get("turned") else ""
-        fields.append(("Stock", f"{view['stock']} cards{turned}"))
+        fields.append(("Stock", f"{count(view['stock'], 'card')}{turned}"))
     elif view.get("turned") and view["phase"] != "over":
         fields.append(("Turned card", pretty(view["turned"])))
     if view.get("exchanges"):
@@ -317,7 +365,7 @@ def pinochle_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[st
     if view.get("widow"):
         fields.append(("Widow", pretty_cards(view["widow"])))
     if view.get("buried_count"):
-        fields.append(("Buried", f"{view['buried_count']} card(s), face down"))
+        fields.append(("Buried", f"{count(view['buried_count'], 'card')}, face down"))
     if isinstance(view.get("table"), list) and any(view["table"]):
         lines = [f"{names[seat]}: {pretty_cards(cards)}" for seat, cards in enumerate(view["table"]) if cards]
         fields.append(("Melded cards on the table", "\n".join(lines)))
@@ -347,14 +395,21 @@ def pinochle_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[st
     passing = view.get("passing")
     if isinstance(passing, dict) and "from" in passing:
         fields.append(
-            ("Passing", f"{names[passing['from']]} passes {passing['count']} cards to {names[passing['to']]}")
+            (
+                "Passing",
+                f"{says(names[passing['from']], 'passes')} {count(passing['count'], 'card')} "
+                f"to {names[passing['to']]}",
+            )
         )
     elif isinstance(passing, dict) and "seats" in passing:
         fields.append(
-            ("Passing", " & ".join(names[s] for s in passing["seats"]) + f" pass {passing['count']} cards")
+            (
+                "Passing",
+                " & ".join(names[s] for s in passing["seats"]) + f" pass {count(passing['count'], 'card')}",
+            )
         )
     if "kitty" in view:
-        fields.append(("Kitty", f"{view['kitty']} chip(s)"))
+        fields.append(("Kitty", count(view["kitty"], "chip")))
     if view.get("counters") and view["phase"] != "over" and any(view["counters"]):
         fields.append(("Counters taken", scores_line(view, view["counters"], names)))
     return fields

@@ -330,12 +330,16 @@ class TableManager:
         self.publisher.table_changed(table)
         self._after_change(table)
 
+    def check_may_end(self, table: Table, user_id: int, *, is_admin: bool) -> None:
+        """Refuse unless this person may end the table (the host or someone with Manage Server)."""
+        if user_id != table.host_id and not is_admin:
+            raise TableError("Only the host (or someone with Manage Server) can end the table.")
+
     async def end(self, table: Table, user_id: int, *, is_admin: bool) -> None:
         """Stop a table without a result (host or Manage Server)."""
         async with table.lock:
             self._refuse_while_closing()
-            if user_id != table.host_id and not is_admin:
-                raise TableError("Only the host (or someone with Manage Server) can end the table.")
+            self.check_may_end(table, user_id, is_admin=is_admin)
             await self._close(table, "abandoned")
         self.publisher.announce(
             table, f"The {table.title} table was ended by <@{user_id}>. No result is recorded."

@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.discord_ui import limits
 from bot.engine import EngineError, Suit, parse_cards
 from bot.engine.meld import MeldResult
 from bot.engine.pinochle import meld_hand, pinochle_variants
@@ -27,7 +28,7 @@ def meld_text(variant: str, trump: str, cards: list[str], result: MeldResult) ->
     if not result.melds:
         lines.append("No meld.")
     lines.append(f"**Total: {result.total}**")
-    return "\n".join(lines)[:2000]
+    return limits.clip("\n".join(lines), limits.CONTENT)
 
 
 class MeldCog(commands.Cog):
@@ -47,12 +48,14 @@ class MeldCog(commands.Cog):
             codes = [card.code for card in parse_cards(cards)]
         except EngineError as err:
             await interaction.response.send_message(
-                f"I could not read that hand: {err}\nGive cards like `AH 10H KH QH JH QS JD`.",
+                limits.clip(
+                    f"I could not read that hand: {err}\nGive cards like `AH 10H KH QH JH QS JD`.", 2000
+                ),
                 ephemeral=True,
             )
             return
         await interaction.response.send_message(
-            meld_text(game, trump, codes, result),
+            **limits.checked(content=meld_text(game, trump, codes, result)),
             ephemeral=not share,
             allowed_mentions=discord.AllowedMentions.none(),
         )

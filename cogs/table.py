@@ -6,13 +6,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.ai import levels
 from bot.discord_ui import (
+    BID_ITEMS,
+    CONFIRM_ITEMS,
     TABLE_ITEMS,
     VARIANT_CHOICES,
     answers_refusals,
+    ask_to_end,
+    ask_to_leave,
     display_name,
     is_admin,
+    limits,
     reply,
     send_hand,
     services,
@@ -21,6 +27,11 @@ from bot.discord_ui import (
 )
 from bot.engine import find_variant, parse_option_pairs
 from bot.tables import Table
+
+CARD_STYLE_CHOICES = [
+    app_commands.Choice(name="Pictures", value="pictures"),
+    app_commands.Choice(name="Text", value="text"),
+]
 
 
 def here(interaction: discord.Interaction) -> Table:
@@ -53,11 +64,13 @@ class TableCog(commands.Cog):
             host_name=display_name(interaction), variant=game, options=pairs, players=players,
         )  # fmt: skip
         cls = find_variant(table.variant)
-        summary = cls.rules_text.split("\n", 1)[0]
+        summary = render.player_text(cls.rules_text.split("\n", 1)[0])
         await interaction.response.send_message(
-            content=f"{summary} — use `/rules` for the full rules.",
-            embed=table_embed(table),
-            view=table_view(table) or discord.utils.MISSING,
+            **limits.checked(
+                content=f"{summary} — use `/rules` for the full rules.",
+                embed=table_embed(table),
+                view=table_view(table) or discord.utils.MISSING,
+            )
         )
         message = await interaction.original_response()
         await services(interaction).tables.set_message(table, message.id)
@@ -72,7 +85,11 @@ class TableCog(commands.Cog):
     @table.command(name="leave", description="Leave this channel's table (a computer takes over a game seat)")
     @answers_refusals
     async def leave(self, interaction: discord.Interaction) -> None:
-        await services(interaction).tables.leave(here(interaction), interaction.user.id)
+        table = here(interaction)
+        if table.status == "playing" and table.seat_of(interaction.user.id) is not None:
+            await ask_to_leave(interaction, table)  # final: the seat goes to a computer
+            return
+        await services(interaction).tables.leave(table, interaction.user.id)
         await reply(interaction, "You left the table.")
 
     @table.command(name="add-computer", description="Add a computer player to an empty seat")
@@ -104,10 +121,7 @@ class TableCog(commands.Cog):
     )
     @answers_refusals
     async def end(self, interaction: discord.Interaction) -> None:
-        await services(interaction).tables.end(
-            here(interaction), interaction.user.id, is_admin=is_admin(interaction)
-        )
-        await reply(interaction, "The table is ended.")
+        await ask_to_end(interaction, here(interaction))
 
     @table.command(name="status", description="Post this channel's table message again")
     @answers_refusals
@@ -124,6 +138,28 @@ class TableCog(commands.Cog):
         await services(interaction).tables.take_back(table, interaction.user.id)
         await send_hand(interaction, table)
 
+    @table.command(name="cards", description="How your hand panel shows your cards: pictures or text")
+    @app_commands.describe(
+        style="Pictures of the cards (the default) or text only",
+        four_colour="In pictures, give each suit its own colour (♦ blue, ♣ green)",
+    )
+    @app_commands.choices(style=CARD_STYLE_CHOICES)
+    @answers_refusals
+    async def cards(
+        self, interaction: discord.Interaction, style: str | None = None, four_colour: bool | None = None
+    ) -> None:
+        prefs = await services(interaction).store.players.update(
+            interaction.user.id, card_style=style, four_colour=four_colour
+        )
+        shown = "text"
+        if prefs.pictures:
+            shown = "pictures with four suit colours" if prefs.four_colour else "pictures"
+        await reply(
+            interaction,
+            f"Your hand panel shows your cards as {shown} from its next update, at every table. "
+            "Change it any time with `/table cards`.",
+        )
+
     @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
     @app_commands.guild_only()
     @answers_refusals
@@ -132,5 +168,5 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*TABLE_ITEMS)
+    bot.add_dynamic_items(*TABLE_ITEMS, *BID_ITEMS, *CONFIRM_ITEMS)
     await bot.add_cog(TableCog())

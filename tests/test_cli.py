@@ -141,3 +141,27 @@ def test_a_corrupt_or_foreign_database_stops_start_up_clearly(tmp_path: Path, co
     assert str(db) in result.stderr
     assert token not in result.stderr + result.stdout
     assert db.read_bytes() == content
+
+
+def test_the_terminal_lists_the_next_bids_and_takes_any_typed_bid() -> None:
+    args = build_parser().parse_args(["play", "pinochle-4-auction", "--seed", "2"])
+    out = io.StringIO()
+    assert play_command(args, io.StringIO("bid 990\nquit\n"), out) == 0
+    text = out.getvalue()
+    first_menu = text[text.index("Your hand:") :].split("\n")
+    menu_lines = []
+    for line in first_menu[1:]:
+        if not line.startswith("  "):
+            break
+        menu_lines.append(line)
+    assert menu_lines[:6] == [
+        "  1. Pass",
+        "  2. Bid 100",
+        "  3. Bid 110",
+        "  4. Bid 120",
+        "  5. Bid 130",
+        "  6. Bid 140",
+    ]
+    assert menu_lines[6] == "  … or type 'bid N' for any other bid up to 1000."
+    assert len(menu_lines) == 7  # not 92 lines
+    assert "You bid 990." in text and "You win the bid at 990." in text

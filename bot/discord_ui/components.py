@@ -1,9 +1,10 @@
 """The controls on table messages and private hands, and the answers to their clicks.
 
 - The public table message carries lobby buttons or a **Show my hand** button (``table_view``).
-- The private hand: every click of **Show my hand** (or ``/hand``) answers with a *new*
-  ephemeral message holding the hand and buttons for exactly the seat's legal actions. Clicking one
-  of those answers the click itself (a fresh token), never an old ephemeral.
+- The private hand panel (``panels``): **Show my hand**, ``/hand`` or a turn ping's button opens
+  one ephemeral message with the hand and buttons for exactly the seat's legal actions; a click in
+  it is answered by editing it, and the publisher edits it when the player's turn comes again. A
+  player's new panel replaces the old one, so each player has one.
 - Every button is a ``DynamicItem`` whose custom id carries the table id (and the game version for
   actions), so buttons keep working after a restart and stale clicks are recognised. The custom-id
   templates must never change: buttons on old messages rely on them.
@@ -11,18 +12,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot import render
 from bot.ai import levels
+from bot.discord_ui import limits
+from bot.discord_ui.bidding import add_bid_controls
+from bot.discord_ui.confirm import IRREVERSIBLE, add_ask_buttons, ask_to_leave
 from bot.discord_ui.messages import hand_text
+from bot.discord_ui.panels import delete_panel, untracked
+from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
 from bot.discord_ui.replies import REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
+from bot.pictures import Rendered
+from bot.store import PlayerPrefs
 from bot.tables import StaleAction, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -71,8 +82,12 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     bids = [a for a in legal if a.startswith("bid ")]
     card_actions = [a for a in legal if a.split(" ", 1)[0] in CARD_KINDS]
     simple = [a for a in legal if a not in plays and a not in bids and a not in card_actions]
+    risky = [a for a in simple if a in IRREVERSIBLE]  # asked about first, on a row of their own
+    simple = [a for a in simple if a not in risky]
     groups = [
-        (name, group) for name, group in (("bid", bids), ("card", card_actions), ("do", simple)) if group
+        (name, group)
+        for name, group in (("bid", bids), ("card", card_actions), ("do", simple), ("risky", risky))
+        if group
     ]
     card_rows = ROWS - len(groups)
     own_cards = list(view["hand"])
@@ -91,7 +106,11 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     elif plays:
         ui.add_item(ActSelect(table.id, version, plays, render_label=label, group="play"))
     for name, group in groups:
-        if len(group) <= 5:
+        if name == "bid":
+            add_bid_controls(ui, table, view, group)
+        elif name == "risky":
+            add_ask_buttons(ui, table, group)
+        elif len(group) <= 5:
             for action in group:
                 ui.add_item(ActButton(table.id, version, action, label=label(action)))
         else:
@@ -116,36 +135,117 @@ async def on_table(
         await reply(interaction, "Something went wrong on our side; nothing was changed. Try again.")
 
 
+@dataclass
+class PanelMessage:
+    """What a hand panel shows: text, controls and, for a player who wants pictures, the hand."""
+
+    content: str
+    view: discord.ui.View
+    picture: Rendered | None = None
+
+    def files(self) -> list[discord.File]:
+        return [as_file(self.picture, HAND_FILE)] if self.picture is not None else []
+
+
+def panel_message(table: Table, seat: int, view: dict[str, Any], note: str | None = None) -> PanelMessage:
+    """A hand panel's text and controls for ``view`` (the seat's view at ``table.version``: build
+    this before any ``await``, which lets the game move on). ``add_hand_picture`` completes it."""
+    text = hand_text(table, seat, view)
+    return PanelMessage(f"{note}\n\n{text}" if note else text, hand_view(table, seat, view))
+
+
+async def add_hand_picture(
+    message: PanelMessage, view: dict[str, Any], seat: int, prefs: PlayerPrefs | None
+) -> PanelMessage:
+    """Draw the hand (off the event loop) if ``prefs`` ask for pictures; the hand line stays in
+    the text as its summary."""
+    if prefs is not None and prefs.pictures:
+        try:
+            message.picture = await hand_picture(view, seat, four_colour=prefs.four_colour)
+        except Exception:  # a picture is a nicety: the panel goes out as text
+            log.exception("the hand picture could not be drawn")
+    return message
+
+
+def panel_lock(interaction: discord.Interaction, table: Table) -> AbstractAsyncContextManager[Any]:
+    """The user's panel lock at this table (nothing to hold for someone without a seat: they are
+    refused before anything is shown)."""
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        return contextlib.nullcontext()
+    return services(interaction).publisher.panels.lock(table, seat)
+
+
+async def show_panel(
+    interaction: discord.Interaction, table: Table, seat: int, view: dict[str, Any],
+    note: str | None = None, *, seen: bool = False,
+) -> None:  # fmt: skip
+    """Answer with the seat's hand panel: a click in a panel edits that panel; anything else
+    (Show my hand, /hand, a turn ping's button) opens a new ephemeral one, and the player's
+    previous panel is deleted if it still can be, so each player has one. Call it under the
+    panel lock, with ``view`` taken at the current ``table.version``."""
+    publisher = services(interaction).publisher
+    panels = publisher.panels
+    version = table.version
+    message = panel_message(table, seat, view, note)
+    prefs = await publisher.picture_prefs(
+        table, interaction.user.id, interaction.app_permissions.attach_files
+    )
+    await add_hand_picture(message, view, seat, prefs)
+    source = interaction.message
+    controls = untracked(message.view)
+    limits.check(content=message.content, view=controls)
+    if source is not None and source.flags.ephemeral:
+        await interaction.response.edit_message(
+            content=message.content, view=controls, attachments=message.files()
+        )
+        message_id: int | None = source.id
+    else:
+        sent = await interaction.response.send_message(
+            message.content, ephemeral=True, view=controls, files=message.files()
+        )
+        message_id = sent.message_id
+    if message_id is None:
+        return
+    replaced = panels.put(table, seat, interaction, message_id, version, seen=seen)
+    if replaced is not None:
+        await delete_panel(interaction.client, replaced)
+
+
 async def send_hand(interaction: discord.Interaction, table: Table) -> None:
-    """A new ephemeral message with the user's hand and controls (never an edit of an old one)."""
-    seat, view = services(interaction).tables.view_for(table, interaction.user.id)
-    await reply(interaction, hand_text(table, seat, view), view=hand_view(table, seat, view))
+    """Show the user's hand panel (``show_panel``): the hand, what the table needs from them and
+    their controls."""
+    manager = services(interaction).tables
+    async with panel_lock(interaction, table):
+        seat, view = manager.view_for(table, interaction.user.id)
+        await show_panel(interaction, table, seat, view)
 
 
 async def act_and_answer(
     interaction: discord.Interaction, table: Table, action: str, version: int | None
 ) -> None:
-    """Take the action; answer the click by updating the ephemeral it came from with the new hand."""
+    """Take the action; answer the click by editing the panel it came from with the new hand."""
     manager = services(interaction).tables
-    try:
-        result = await manager.act(table, interaction.user.id, action, version)
-    except StaleAction as err:
-        seat, view = manager.view_for(table, interaction.user.id)
-        await reply(
-            interaction, f"{err}\n\n{hand_text(table, seat, view)}", view=hand_view(table, seat, view)
-        )
-        return
-    if result.view is None:  # the action ended the game
-        shown = render.action_label(table.game.public_view() if table.game else {}, action)
-        await interaction.response.edit_message(content=f"You: {shown}. The game is over.", view=None)
-        return
-    seat, view = result.seat, result.view
-    label = render.action_label(view, str(result.action))
-    content = f"You: {label}.\n\n{hand_text(table, seat, view)}"
-    if interaction.message is not None and interaction.message.flags.ephemeral:
-        await interaction.response.edit_message(content=content, view=hand_view(table, seat, view))
-    else:
-        await reply(interaction, content, view=hand_view(table, seat, view))
+    async with panel_lock(interaction, table):
+        try:
+            result = await manager.act(table, interaction.user.id, action, version)
+        except StaleAction as err:
+            seat, view = manager.view_for(table, interaction.user.id)
+            await show_panel(interaction, table, seat, view, str(err))
+            return
+        if result.view is None:  # the action ended the game
+            public = table.game.public_view() if table.game else {}
+            outcome = render.status_text(public, table.names()) if public else "The game is over."
+            shown = render.action_label(public, action)
+            await interaction.response.edit_message(
+                **limits.checked(content=f"You: {shown}. {outcome}", view=None)
+            )
+            services(interaction).publisher.panels.drop(table.id, result.seat)  # nothing left to edit
+            return
+        seat, view = result.seat, result.view
+        label = render.action_label(view, str(result.action))
+        # Their turn again at once (a lead, the next meld…): this answer is the news, no ping.
+        await show_panel(interaction, table, seat, view, f"You: {label}.", seen=seat in view["to_act"])
 
 
 # ----- components ------------------------------------------------------------------------------------
@@ -164,9 +264,9 @@ class LobbyButton(
     def __init__(self, table_id: int, op: str) -> None:
         if op.startswith("add-"):
             level = op[4:]
-            label, style = f"Add computer ({level})", discord.ButtonStyle.secondary
-        else:
-            label, style = LOBBY_LABELS[op]
+            label, style = limits.clip(f"Add computer ({level})", limits.LABEL), discord.ButtonStyle.secondary
+        else:  # an unknown op (a forged or damaged id) is answered by the callback
+            label, style = LOBBY_LABELS.get(op, ("?", discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tn:lobby:{table_id}:{op}"))
         self.table_id = table_id
         self.op = op
@@ -184,12 +284,16 @@ class LobbyButton(
             if self.op == "join":
                 seat = await manager.join(table, user, display_name(interaction))
                 await reply(interaction, f"You took seat {seat + 1} at the {table.title} table.")
+            elif self.op == "leave" and table.status != "lobby" and table.seat_of(user) is not None:
+                await ask_to_leave(interaction, table)  # an old lobby message: leaving is final now
             elif self.op == "leave":
                 await manager.leave(table, user)
                 await reply(interaction, "You left the table.")
             elif self.op == "start":
                 await manager.start(table, user, is_admin=is_admin(interaction))
                 await reply(interaction, "The game has started. Click **Show my hand** to see your cards.")
+            elif not self.op.startswith("add-"):
+                raise TableError("That lobby button is not one I know. Nothing was changed.")
             else:
                 seat = await manager.add_computer(table, user, self.op[4:])
                 await reply(interaction, f"A computer player ({self.op[4:]}) sits in seat {seat + 1}.")
@@ -206,7 +310,7 @@ SEAT_BUTTONS = {
 class SeatButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:(?P<op>hand|back):(?P<tid>\d+)"
 ):
-    """**Show my hand** (each click answers with a new ephemeral message) and **Take my seat back**
+    """**Show my hand** (opens the player's hand panel; also on turn pings) and **Take my seat back**
     (for a player whose seat a computer took over after the turn timer ran out)."""
 
     def __init__(self, table_id: int, op: str) -> None:
@@ -288,7 +392,8 @@ class ActSelect(
         group: str | None = None,
     ) -> None:
         options = [
-            discord.SelectOption(label=(render_label or str)(a)[:100], value=a) for a in (actions or [])[:25]
+            discord.SelectOption(label=limits.clip((render_label or str)(a), limits.OPTION_TEXT), value=a)
+            for a in (actions or [])[: limits.SELECT_OPTIONS]
         ]
         super().__init__(
             discord.ui.Select(custom_id=f"tn:sel:{table_id}:{version}" + (f":{group}" if group else ""),

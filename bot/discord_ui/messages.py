@@ -10,7 +10,9 @@ from typing import Any
 import discord
 
 from bot import render
+from bot.discord_ui import limits
 from bot.engine import find_variant
+from bot.store import League
 from bot.tables import Table
 
 COLOUR = discord.Colour.dark_green()
@@ -55,7 +57,9 @@ def options_text(table: Table) -> str:
 
 def table_embed(table: Table) -> discord.Embed:
     """The public picture of a table: nothing here comes from a private view."""
-    embed = discord.Embed(title=f"{table.title} — table #{table.id}", colour=COLOUR)
+    embed = discord.Embed(
+        title=limits.clip(f"{table.title} — table #{table.id}", limits.EMBED_TITLE), colour=COLOUR
+    )
     names = table.names()
     if table.status == "lobby":
         seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(names))
@@ -63,9 +67,7 @@ def table_embed(table: Table) -> discord.Embed:
             f"Lobby — host <@{table.host_id}>. **Join** to take a seat; empty seats get computer "
             "players when the host presses **Start**."
         )
-        embed.add_field(name="Seats", value=seats, inline=False)
-        embed.add_field(name="House rules", value=options_text(table), inline=False)
-        return embed
+        return limits.add_fields(embed, [("Seats", seats), ("House rules", options_text(table))])
     if table.game is None:
         embed.description = "This table was closed."
         return embed
@@ -75,10 +77,8 @@ def table_embed(table: Table) -> discord.Embed:
         if table.status != "ended" or view.get("outcome")
         else ("This table was ended without a result.")
     )
-    for heading, text in render.table_fields(view, names):
-        embed.add_field(name=heading, value=text[:1024], inline=heading in ("Trump", "Bids"))
-    embed.set_footer(text=f"House rules: {options_text(table)}")
-    return embed
+    embed.set_footer(text=limits.clip(f"House rules: {options_text(table)}", limits.FOOTER))
+    return limits.add_fields(embed, render.table_fields(view, names), inline=("Trump", "Bids"))
 
 
 def table_content(table: Table) -> str | None:
@@ -101,6 +101,9 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
         lines.append(f"Trump: {render.suit_name(view['trump'])}")
     if view.get("trick"):
         lines.append(f"Trick: {render.trick_text(view['trick'], names)}")
+    elif isinstance(view.get("last_trick"), dict):  # the panel is often all a player looks at
+        last = view["last_trick"]
+        lines.append(f"Last trick: {render.trick_text(last['plays'], names)} → {names[last['winner']]}")
     legal = view["legal"]
     if legal and seat in view["to_act"]:
         doing = render.PHASE_DOING.get(view["phase"], "play a card")
@@ -120,6 +123,8 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
 def private_lines(view: dict[str, Any], seat: int, names: list[str]) -> list[str]:
     """What only this seat's view holds besides the hand (buried, passed, own meld …)."""
     lines = []
+    if view.get("drew"):
+        lines.append(f"You drew {render.pretty(view['drew'])} from the stock last (only you see this).")
     table_cards = view.get("table")
     if isinstance(table_cards, list) and seat < len(table_cards) and table_cards[seat]:
         lines.append(
@@ -137,3 +142,16 @@ def private_lines(view: dict[str, Any], seat: int, names: list[str]) -> list[str
     if isinstance(mine, dict) and mine.get("melds"):
         lines.append(f"Your meld ({mine['total']}): {render.melds_text(mine['melds'])}")
     return lines
+
+
+def standings_text(league: League, rows: list[Any]) -> str:
+    """A league's standings (the first 20), inside one message."""
+    if not rows:
+        return f"**{league.name}**: no games were finished in this league."
+    lines = [f"**{league.name}** standings:"]
+    lines += [
+        f"{row.rank}. <@{row.user_id}> — {render.count(row.wins, 'win')} in "
+        f"{render.count(row.games, 'game')}, {render.count(row.points, 'point')}"
+        for row in rows[:20]
+    ]
+    return limits.clip("\n".join(lines), limits.CONTENT - 100)  # room for "League over!"

@@ -12,9 +12,15 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.components import table_view
+from bot import render
+from bot.discord_ui import limits
+from bot.discord_ui.components import SeatButton, add_hand_picture, panel_message, table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
+from bot.discord_ui.panels import Panel, Panels, edit_panel
+from bot.discord_ui.pictures import TABLE_FILE, as_file, can_attach, table_picture
+from bot.discord_ui.services import services_of
 from bot.errors import Refusal
+from bot.store import PlayerPrefs
 from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -26,6 +32,11 @@ class _Pending:
     messages: list[str] = field(default_factory=list)
     ping: tuple[list[int], str] | None = None
     last_ping_id: int | None = None
+    pinged: set[int] = field(default_factory=set)  # who the live ping (last_ping_id) calls
+    called: tuple[str, bool] | None = None  # and with what: (text, whether it has the button)
+    picture: bytes | None = None  # the picture on the table message (when ``picture_known``)
+    picture_known: bool = False
+    told_no_pictures: bool = False
     last_edit: float = 0.0
     task: asyncio.Task[None] | None = None
 
@@ -37,6 +48,13 @@ class DiscordPublisher:
     most one per ``min_edit_interval`` seconds per table, which keeps well inside Discord's limits.
     ``on_posted(table, message_id)`` is awaited whenever the table message is posted anew, so the
     table manager can remember where the table lives.
+
+    A turn brings each waiting player's hand panel (``panels``) up to date in place and mentions
+    them in one ping; a table has at most one ping, deleted once its people have acted. When a
+    table ends, its panels lose their controls and its state here is dropped.
+
+    The table message shows the trick (or the laid melds) as a picture, uploaded again only when it
+    changes; where the bot may not attach files, cards stay text and the channel is told once.
     """
 
     def __init__(
@@ -50,6 +68,7 @@ class DiscordPublisher:
         self.min_edit_interval = min_edit_interval
         self.on_posted = on_posted
         self.pending: dict[int, _Pending] = {}
+        self.panels = Panels()
 
     def _queue(self, table: Table) -> _Pending:
         state = self.pending.setdefault(table.id, _Pending())
@@ -99,11 +118,12 @@ class DiscordPublisher:
             while state.dirty or state.messages or state.ping:
                 while state.messages:
                     text = state.messages.pop(0)
-                    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+                    for part in limits.split_content(text):
+                        await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
                 if state.ping:
                     ids, text = state.ping
                     state.ping = None
-                    await self._ping(channel, state, ids, text)
+                    await self._turn(table, channel, state, ids, text)
                 if state.dirty:
                     wait = state.last_edit + self.min_edit_interval - time.monotonic()
                     if wait > 0:
@@ -111,44 +131,179 @@ class DiscordPublisher:
                     state.dirty = False
                     state.last_edit = time.monotonic()
                     await self.render_table(table, channel)
+                if not state.pinged & set(self._waiting(table)):
+                    await self._delete_ping(channel, state)
+            if table.status == "ended":
+                await self._close_panels(table)
         except discord.HTTPException as err:
             log.warning("table %s: could not update Discord: %s", table.id, err)
+        except limits.LimitExceeded as err:  # a bug of ours: Discord would refuse the message
+            log.error("table %s: a message over Discord's limits: %s", table.id, err)
         finally:
             if table.status == "ended" and not (state.dirty or state.messages or state.ping):
                 self.pending.pop(table.id, None)
+                self.panels.drop_table(table.id)
 
-    async def _ping(
-        self, channel: discord.abc.Messageable, state: _Pending, ids: list[int], text: str
+    @staticmethod
+    def _waiting(table: Table) -> dict[int, int]:
+        """The people the game waits for now: user id → seat."""
+        if table.status != "playing" or table.game is None:
+            return {}
+        waiting = {}
+        for seat in table.game.to_act:
+            sitter = table.seats[seat]
+            if sitter is not None and sitter.is_human and not sitter.away and sitter.user_id is not None:
+                waiting[sitter.user_id] = seat
+        return waiting
+
+    async def _turn(
+        self, table: Table, channel: discord.abc.Messageable, state: _Pending, ids: list[int], text: str
     ) -> None:
+        """Bring each waiting person's panel up to date, then replace the table's ping with one
+        that mentions them; it carries **Show my hand** when someone's panel can no longer be
+        edited. Someone whose own click just showed them this moment is not pinged."""
+        waiting = self._waiting(table)
+        mention: list[int] = []
+        needs_button = False
+        for user_id in ids:
+            seat = waiting.get(user_id)
+            if seat is None:
+                continue  # acted or left since the ping was asked for
+            async with self.panels.lock(table, seat):
+                panel = self.panels.live(table.id, seat, user_id)
+                if panel is not None and panel.seen:
+                    panel.seen = False
+                    if panel.version == table.version:
+                        continue
+                if panel is None or not await self._refresh(table, channel, seat, panel):
+                    needs_button = True
+            mention.append(user_id)
+        called = (text, needs_button)
+        if (
+            mention
+            and state.last_ping_id is not None
+            and set(mention) <= state.pinged
+            and state.called in (called, (text, True))
+        ):
+            return  # the live ping calls them already (two people to act, one of them acted)
+        await self._delete_ping(channel, state)
+        if not mention:
+            return
+        mentions = " ".join(f"<@{uid}>" for uid in mention)
+        hint = " — click **Show my hand**" if needs_button else " — your hand panel is up to date"
+        view = discord.ui.View(timeout=None)
+        view.add_item(SeatButton(table.id, "hand"))
+        message = await channel.send(
+            limits.clip(f"{mentions} {text}{hint}", limits.CONTENT),
+            view=view if needs_button else discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+        )
+        state.last_ping_id, state.pinged, state.called = message.id, set(mention), called
+
+    async def _refresh(self, table: Table, channel: discord.abc.Messageable, seat: int, panel: Panel) -> bool:
+        """Edit the panel to show the table now (under its lock); False if it cannot be edited."""
+        if panel.version == table.version:
+            return True  # it shows this moment already (e.g. a reminder)
+        assert table.game is not None
+        version = table.version
+        view = table.game.view(seat)
+        message = panel_message(table, seat, view)
+        sitter = table.seats[seat]
+        if sitter is not None and sitter.user_id is not None:
+            prefs = await self.picture_prefs(table, sitter.user_id, can_attach(channel))
+            await add_hand_picture(message, view, seat, prefs)
+        if await edit_panel(
+            self.client, panel, content=message.content, view=message.view, attachments=message.files()
+        ):
+            panel.version = version
+            return True
+        self.panels.drop(table.id, seat)
+        return False
+
+    async def picture_prefs(self, table: Table, user_id: int, allowed: bool) -> PlayerPrefs | None:
+        """The player's choices if their hand is to be a picture: they want pictures and the bot may
+        attach files here (if not, the channel is told once)."""
+        prefs = await services_of(self.client).store.players.prefs(user_id)
+        if not prefs.pictures:
+            return None
+        if not allowed:
+            self.pictures_refused(table)
+            return None
+        return prefs
+
+    def pictures_refused(self, table: Table) -> None:
+        """The bot may not attach files in the table's channel: say so once per table."""
+        state = self.pending.setdefault(table.id, _Pending())
+        if state.told_no_pictures:
+            return
+        state.told_no_pictures = True
+        log.warning("table %s: no Attach Files permission in channel %s; cards shown as text",
+                    table.id, table.channel_id)  # fmt: skip
+        self.announce(
+            table,
+            "Cards are shown as text at this table: Trick Night may not attach files in this channel. "
+            "Someone who manages the server can give it the **Attach Files** permission here.",
+        )
+
+    async def _delete_ping(self, channel: discord.abc.Messageable, state: _Pending) -> None:
         if state.last_ping_id is not None and isinstance(channel, discord.TextChannel | discord.Thread):
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(state.last_ping_id).delete()
-        mentions = " ".join(f"<@{uid}>" for uid in ids)
-        message = await channel.send(
-            f"{mentions} {text}",
-            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-        )
-        state.last_ping_id = message.id
+        state.last_ping_id, state.pinged, state.called = None, set(), None
+
+    async def _close_panels(self, table: Table) -> None:
+        """The table ended: each panel that still has controls gets the outcome instead."""
+        game = table.game
+        outcome = "This table has ended."
+        if game is not None and game.is_over:
+            outcome = render.status_text(game.public_view(), table.names())
+        for seat in self.panels.seats(table.id):
+            async with self.panels.lock(table, seat):
+                panel = self.panels.live(table.id, seat)
+                if panel is not None:
+                    await edit_panel(self.client, panel, content=outcome, view=None)
+        self.panels.drop_table(table.id)
 
     async def render_table(
         self, table: Table, channel: discord.abc.Messageable, *, repost: bool = False
     ) -> None:
         """Edit the table message in place, or post it (first time, deleted, or ``repost``)."""
         embed, content, view = table_embed(table), table_content(table), table_view(table)
+        picture = None
+        if table.status == "playing":
+            if can_attach(channel):
+                try:
+                    picture = await table_picture(table)
+                except Exception:  # a picture is a nicety: the table goes out as text
+                    log.exception("table %s: the table picture could not be drawn", table.id)
+            else:
+                self.pictures_refused(table)
+        if picture is not None:
+            embed.set_image(url=f"attachment://{TABLE_FILE}")
+        state = self.pending.setdefault(table.id, _Pending())
+        limits.check(content=content, embed=embed, view=view)
         if (
             table.message_id is not None
             and not repost
             and isinstance(channel, discord.TextChannel | discord.Thread)
         ):
+            files: dict[str, Any] = {}
+            if not state.picture_known or (picture.png if picture else None) != state.picture:
+                files["attachments"] = [as_file(picture, TABLE_FILE)] if picture else []
             try:
                 await channel.get_partial_message(table.message_id).edit(
-                    content=content, embed=embed, view=view
+                    content=content, embed=embed, view=view, **files
                 )
+                state.picture, state.picture_known = (picture.png if picture else None), True
                 return
             except discord.NotFound:
                 log.info("table %s: its message was deleted; posting a new one", table.id)
         old = table.message_id
-        message = await channel.send(content=content, embed=embed, view=view or discord.utils.MISSING)
+        message = await channel.send(
+            content=content, embed=embed, view=view or discord.utils.MISSING,
+            files=[as_file(picture, TABLE_FILE)] if picture else discord.utils.MISSING,
+        )  # fmt: skip
+        state.picture, state.picture_known = (picture.png if picture else None), True
         await self.on_posted(table, message.id)
         if old is not None and repost and isinstance(channel, discord.TextChannel | discord.Thread):
             with contextlib.suppress(discord.HTTPException):

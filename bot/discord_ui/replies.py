@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot import render
+from bot.discord_ui import limits
 from bot.discord_ui.services import services
 from bot.engine import EngineError
 from bot.errors import Refusal
@@ -33,13 +35,15 @@ def friendly(table: Table | None, err: Exception) -> str:
     text = str(err)
     if table is not None:
         text = render.name_seats(text, table.names())
-    return text[:1900]
+    return limits.clip(text, limits.CONTENT)
 
 
-async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
+async def reply(interaction: discord.Interaction, text: str | None, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered (inside
+    Discord's limits, checked before sending)."""
+    limits.checked(content=text, **kwargs)
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
+        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
@@ -49,6 +53,25 @@ async def refuse(interaction: discord.Interaction, err: Exception, table: Table 
     if table is None:
         table = services(interaction).tables.table_in(interaction.channel_id or 0)
     await reply(interaction, friendly(table, err))
+
+
+OOPS = "Something went wrong on our side; nothing was changed. Try again."
+
+
+async def answering(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[None]], table: Table | None = None
+) -> None:
+    """Run a component's handler so the click is always answered: a refusal gets its sentence,
+    anything unexpected is logged and answered too (discord.py only logs errors of persistent
+    items, which would leave the person with "This interaction failed")."""
+    try:
+        await work()
+    except REFUSALS as err:
+        await refuse(interaction, err, table)
+    except Exception:
+        log.exception("interaction failed")
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, OOPS)
 
 
 def answers_refusals(

@@ -11,15 +11,18 @@ from typing import TYPE_CHECKING, Protocol, cast
 import discord
 
 if TYPE_CHECKING:
+    from bot.discord_ui.publisher import DiscordPublisher
     from bot.store import Store
     from bot.tables import TableManager
 
 
 class Services(Protocol):
-    """The table manager and the store of the running bot."""
+    """The table manager, the store and the publisher (which keeps the hand panels) of the running
+    bot."""
 
     tables: TableManager
     store: Store
+    publisher: DiscordPublisher
 
 
 def services_of(client: discord.Client) -> Services:

@@ -15,6 +15,7 @@ each, all sharing one ``Database`` (one connection, one lock, explicit read/writ
 - ``store.settings``: get, update
 - ``store.boards``: page, count, player_stats, reset, export_csv
 - ``store.leagues``: start, active, get, list, due, end, standings
+- ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
 
 The rating arithmetic is the pure ``bot.store.ratings.rate``. The store imports nothing of the
 engine, the table manager or Discord: it checks shapes and stores JSON.
@@ -31,6 +32,7 @@ from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRe
 from bot.store.games import Games
 from bot.store.leagues import Leagues
 from bot.store.migrations import Migration, load_migrations, migrations_dir
+from bot.store.players import PlayerPrefs, Players
 from bot.store.records import (
     FamilyRating,
     GameRecord,
@@ -59,7 +61,9 @@ __all__ = [
     "League",
     "Leagues",
     "Migration",
+    "PlayerPrefs",
     "PlayerStats",
+    "Players",
     "RecentGame",
     "Results",
     "SeatResult",
@@ -83,6 +87,7 @@ class Store:
         self.settings = GuildSettingsRepo(db, default_computer_delay)
         self.boards = Boards(db)
         self.leagues = Leagues(db)
+        self.players = Players(db)
 
     @classmethod
     async def open(

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.store.database import Database, Tx
 from bot.store.errors import StoreError, StoreRefusal
+from bot.store.ratings import default_rating
 from bot.store.records import FamilyRating, LeaderRow, PlayerStats, RecentGame, win_pct
 from bot.store.validate import is_int
 
@@ -83,6 +84,19 @@ class Boards:
             )
             for n, row in enumerate(rows, start=1)
         ]
+
+    async def any_rated(self, guild_id: int, *, family: str | None = None) -> bool:
+        """Whether anyone here (in ``family``, or any) has played a rated game: until then every
+        rating is the new player's 0 and a board by rating would rank by nothing."""
+        # A rated game always lowers sigma, and an unrated one never moves it.
+        _, new_sigma = default_rating()
+        async with self._db.read() as tx:
+            row = await tx.one(
+                "SELECT EXISTS (SELECT 1 FROM ratings WHERE guild_id = ? AND (? IS NULL OR family = ?)"
+                " AND sigma < ?)",
+                (guild_id, family, family, new_sigma),
+            )
+        return bool(row and row[0])
 
     async def count(self, guild_id: int, *, family: str | None = None, league_id: int | None = None) -> int:
         """How many players ``page`` would list in all (for paging)."""

@@ -31,6 +31,71 @@ import yarl
 from aiohttp import WSMsgType, web
 
 API_PREFIX = "/api/v10"
+
+
+# Discord's documented limits, written out here independently of the bot's own checks, so a
+# message over any of them is refused like Discord does (HTTP 400, "Invalid Form Body").
+def limit_errors(body: Any) -> list[str]:
+    """What Discord would refuse in a message (or modal) payload; empty when it is fine."""
+    if not isinstance(body, dict):
+        return []
+    out: list[str] = []
+
+    def longer(what: str, value: Any, limit: int) -> None:
+        if isinstance(value, str) and len(value) > limit:
+            out.append(f"{what}: {len(value)} > {limit}")
+
+    longer("content", body.get("content"), 2000)
+    embeds = body.get("embeds") or []
+    if len(embeds) > 10:
+        out.append("more than 10 embeds")
+    for embed in embeds:
+        longer("embed.title", embed.get("title"), 256)
+        longer("embed.description", embed.get("description"), 4096)
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            out.append(f"embed.fields: {len(fields)} > 25")
+        total = len(embed.get("title") or "") + len(embed.get("description") or "")
+        for f in fields:
+            longer("embed.fields.name", f.get("name"), 256)
+            longer("embed.fields.value", f.get("value"), 1024)
+            if not f.get("name") or not f.get("value"):
+                out.append("embed field with an empty name or value")
+            total += len(f.get("name") or "") + len(f.get("value") or "")
+        footer = (embed.get("footer") or {}).get("text") or ""
+        longer("embed.footer.text", footer, 2048)
+        total += len(footer) + len((embed.get("author") or {}).get("name") or "")
+        if total > 6000:
+            out.append(f"embed total: {total} > 6000")
+    if "title" in body and "custom_id" in body:  # a modal
+        longer("modal.title", body.get("title"), 45)
+    rows = body.get("components") or []
+    if len(rows) > 5:
+        out.append(f"components: {len(rows)} rows > 5")
+    for row in rows:
+        children = row.get("components") or ([row["component"]] if "component" in row else [])
+        if len(children) > 5:
+            out.append(f"action row: {len(children)} components > 5")
+        if len(children) > 1 and any(c.get("type") in (3, 4, 5, 6, 7, 8) for c in children):
+            out.append("a select or text input shares its row")
+        for c in children:
+            longer("custom_id", c.get("custom_id"), 100)
+            if c.get("type") == 2:
+                longer("button.label", c.get("label"), 80)
+            elif c.get("type") == 3:
+                options = c.get("options") or []
+                if not 1 <= len(options) <= 25:
+                    out.append(f"select: {len(options)} options")
+                for option in options:
+                    for key in ("label", "value", "description"):
+                        longer(f"select.option.{key}", option.get(key), 100)
+                longer("select.placeholder", c.get("placeholder"), 150)
+            elif c.get("type") == 4:
+                longer("text_input.label", c.get("label"), 45)
+                longer("text_input.placeholder", c.get("placeholder"), 100)
+    return out
+
+
 JSON = {"Content-Type": "application/json"}  # discord.py compares content-type *exactly*
 
 
@@ -99,12 +164,16 @@ class FakeDiscord:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[RecordedRequest] = []
         self.errors: list[str] = []  # exceptions raised inside the fake's route handlers
+        self.refused: list[tuple[RecordedRequest, list[str]]] = []  # over Discord's limits: HTTP 400
         self.gateway_received: list[dict[str, Any]] = []  # every payload the bot sent on the gateway
         self.gateway_queries: list[dict[str, str]] = []  # query params of each gateway connection
         self.binary_frames_sent = 0  # zlib-stream frames sent on closed connections
         self.commands: dict[str | None, list[dict[str, Any]]] = {}  # None -> global, guild_id -> guild
         self.messages: dict[str, dict[str, Any]] = {}  # message_id -> message payload (all sent/edited)
         self.original_responses: dict[str, dict[str, Any]] = {}  # interaction token -> message payload
+        self.sources: dict[str, str] = {}  # component interaction id -> id of the message clicked
+        self.expired_tokens: set[str] = set()  # interaction tokens past Discord's 15 minutes
+        self._tokens: list[str] = []
         self.identified = asyncio.Event()
 
         self._conns: list[_GatewayConn] = []
@@ -359,7 +428,7 @@ class FakeDiscord:
             "channel_id": self.channel_id,
             "channel": self.channel(),
             "member": self.member(user or self.human_user(), permissions="2248473465835073"),
-            "token": f"itok-{self.snowflake()}",
+            "token": self._new_token(),
             "version": 1,
             "app_permissions": "2248473465835073",
             "locale": "en-US",
@@ -369,6 +438,16 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,  # required (indexed) by discord.py 2.7
         }
+
+    def _new_token(self) -> str:
+        token = f"itok-{self.snowflake()}"
+        self._tokens.append(token)
+        return token
+
+    def expire_tokens(self) -> None:
+        """Every interaction token issued so far runs out (Discord's 15 minutes have passed): the
+        webhook routes then answer 401 Invalid Webhook Token, as Discord does."""
+        self.expired_tokens.update(self._tokens)
 
     def slash_interaction(
         self,
@@ -401,6 +480,7 @@ class FakeDiscord:
             data["values"] = values
         payload = self._interaction_base(3, data, user)
         payload["message"] = message
+        self.sources[payload["id"]] = message["id"]
         return payload
 
     # ------------------------------------------------------------------ gateway
@@ -505,7 +585,14 @@ class FakeDiscord:
             request.method, path, dict(request.query), await self._read_body(request), dict(request.headers)
         )
         try:
-            resp = self._route(rec)
+            problems = (
+                limit_errors((rec.json or {}).get("data")) if "/callback" in path else limit_errors(rec.json)
+            )
+            if problems and rec.method in ("POST", "PATCH"):
+                self.refused.append((rec, problems))
+                resp = self._json({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+            else:
+                resp = self._route(rec)
         except Exception as exc:  # a bug in the fake: make it loud, but 4xx so discord.py doesn't retry 5xx
             self.errors.append(f"{rec.method} {path}: {exc!r}")
             resp = self._json({"message": f"fake error: {exc!r}", "code": 0}, 400)
@@ -602,8 +689,9 @@ class FakeDiscord:
                 self.original_responses[mt.group(2)] = msg
                 interaction["response_message_id"] = msg["id"]
                 resp["resource"] = {"type": itype, "message": msg}
-            elif itype == 7:  # UPDATE_MESSAGE: we don't know which message; synthesize one
-                msg = self._msg_from_body(data)
+            elif itype == 7:  # UPDATE_MESSAGE: the clicked message is edited (or synthesized if unknown)
+                source = self.messages.get(self.sources.get(mt.group(1), ""))
+                msg = self._edit_message(source, data) if source is not None else self._msg_from_body(data)
                 self.original_responses[mt.group(2)] = msg
                 interaction["response_message_id"] = msg["id"]
                 resp["resource"] = {"type": itype, "message": msg}
@@ -614,6 +702,8 @@ class FakeDiscord:
         mt = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/([^/]+))?", p)
         if mt:
             token, mid = mt.group(2), mt.group(3)
+            if token in self.expired_tokens:
+                return self._json({"message": "Invalid Webhook Token", "code": 50027}, 401)
             if mid is None and m == "POST":  # followup
                 return self._json(self._msg_from_body(b, author=self.bot_user()))
             if mid is not None:

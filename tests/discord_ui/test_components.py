@@ -10,7 +10,11 @@ import discord
 import pytest
 
 from bot.discord_ui import TABLE_ITEMS, ActButton, ActSelect, LobbyButton, SeatButton
-from cogs.leaderboard import BoardButton, ResetButton
+from bot.discord_ui.bidding import OtherBidButton
+from bot.discord_ui.confirm import AskButton, ConfirmButton
+from bot.discord_ui.rules import RulesButton
+from cogs.admin import ResetButton
+from cogs.leaderboard import BoardButton
 from tests.discord_ui.helpers import close_bot_state
 
 # Never edit these strings: a changed template leaves the buttons on old messages dead.
@@ -23,6 +27,10 @@ TEMPLATES = {
         r"tn:lb:(?P<family>[a-z-]*):(?P<league>\d+):(?P<order>[a-z]+):(?P<page>-?\d+):(?P<label>[A-Za-z]+)"
     ),
     ResetButton: r"tn:lbreset:(?P<family>[a-z-]*):(?P<user>\d+)",
+    OtherBidButton: r"tn:bidamt:(?P<tid>\d+):(?P<ver>\d+)",
+    AskButton: r"tn:ask:(?P<tid>\d+):(?P<ver>\d+):(?P<action>[a-z-]+)",
+    ConfirmButton: r"tn:confirm:(?P<tid>\d+):(?P<ver>\d+):(?P<op>[a-z-]+)",
+    RulesButton: r"tn:rules:(?P<variant>[a-z0-9-]+):(?P<page>\d+):(?P<label>[a-z]+)",
 }
 
 
@@ -54,6 +62,11 @@ MADE = [
     (BoardButton(None, 4, "wins", -1, "Previous"), "tn:lb::4:wins:-1:Previous"),
     (ResetButton("double-deck", 99), "tn:lbreset:double-deck:99"),
     (ResetButton(None, 99), "tn:lbreset::99"),
+    (OtherBidButton(7, 12), "tn:bidamt:7:12"),
+    (AskButton(7, 12, "declare-out"), "tn:ask:7:12:declare-out"),
+    (ConfirmButton(7, 12, "concede"), "tn:confirm:7:12:concede"),
+    (ConfirmButton(7, 0, "cancel"), "tn:confirm:7:0:cancel"),
+    (RulesButton("double-deck-npa", 2, "next"), "tn:rules:double-deck-npa:2:next"),
 ]
 
 

@@ -76,19 +76,18 @@ async def test_stats_shows_a_players_record(club: dict[str, Any]) -> None:
     r = await players[1].slash(club["channel"], "stats", user=players[0].user)
     assert r.ephemeral
     text = str(r.response.embeds[0].to_dict())
-    assert "1 played, 1 won (100%)" in text
+    assert "1 game played, 1 won (100%)" in text
 
 
 async def test_league_night_needs_manage_server_and_posts_standings(club: dict[str, Any]) -> None:
     env, guild, admin, players = club["env"], club["guild"], club["admin"], club["players"]
-    r = await players[0].slash(club["channel"], "league start", name="Friday")
-    assert r.ephemeral and "Manage Server" in r.response.content
-    r = await admin.slash(club["channel"], "league start", name="Friday", game="pitch")
+    assert "admin league-start" not in players[0].available_commands(club["channel"])
+    r = await admin.slash(club["channel"], "admin league-start", name="Friday", game="pitch")
     assert not r.ephemeral and "Friday" in r.response.content
     await record_game(env.bot.store, guild.id, players[2].id, players[3].id)
     r = await players[0].slash(club["channel"], "league status")
-    assert f"<@{players[2].id}> — 1 wins in 1 games" in r.response.content
-    r = await admin.slash(club["channel"], "league end")
+    assert f"<@{players[2].id}> — 1 win in 1 game" in r.response.content
+    r = await admin.slash(club["channel"], "admin league-end")
     assert not r.ephemeral and "League over" in r.response.content
     r = await players[0].slash(club["channel"], "league status")
     assert r.ephemeral and "No league is running" in r.response.content
@@ -96,29 +95,33 @@ async def test_league_night_needs_manage_server_and_posts_standings(club: dict[s
 
 async def test_settings_and_reset_are_for_admins(club: dict[str, Any]) -> None:
     env, guild, admin, players = club["env"], club["guild"], club["admin"], club["players"]
-    # /settings is hidden from members without Manage Server; group subcommands check at run time.
-    assert "settings" not in players[0].available_commands(club["channel"])
-    assert "settings" in admin.available_commands(club["channel"])
-    r = await players[0].slash(club["channel"], "leaderboard reset")
-    assert r.ephemeral and "Manage Server" in r.response.content
-    r = await admin.slash(club["channel"], "settings", turn_timer_minutes=2, game="pitch",
+    # /admin is hidden from members without Manage Server (Discord hides whole top-level commands).
+    member_sees = players[0].available_commands(club["channel"])
+    assert not [name for name in member_sees if name.startswith("admin")]
+    assert {"admin settings", "admin leaderboard-reset", "admin leaderboard-export", "admin league-start",
+            "admin league-end"} <= set(admin.available_commands(club["channel"]))  # fmt: skip
+    assert not {"settings", "leaderboard reset", "leaderboard export", "league start", "league end"} & set(
+        admin.available_commands(club["channel"])
+    )
+    r = await admin.slash(club["channel"], "admin settings", turn_timer_minutes=2, game="pitch",
                           house_rules="smudge=on target=21")  # fmt: skip
-    assert "Turn timer: 2 min" in r.response.content and "smudge=True" in r.response.content
+    assert "Turn timer: 2 min" in r.response.content
+    assert "smudge=on" in str(r.response.embeds[0].to_dict())
     settings = await env.bot.store.settings.get(guild.id)
     assert settings.turn_timeout_seconds == 120
     # A new pitch table takes the server's default house rules.
     await players[0].slash(club["channel"], "table new", game="pitch")
     table = env.bot.tables.table_in(club["channel"].id)
     assert table is not None and table.options["smudge"] is True and table.options["target"] == 21
-    r = await admin.slash(club["channel"], "settings", game="pitch", house_rules="smudge=maybe")
+    r = await admin.slash(club["channel"], "admin settings", game="pitch", house_rules="smudge=maybe")
     assert r.ephemeral and "on or off" in r.response.content
     await record_game(env.bot.store, guild.id, players[0].id, players[1].id)
-    r = await admin.slash(club["channel"], "leaderboard reset")
+    r = await admin.slash(club["channel"], "admin leaderboard-reset")
     assert r.ephemeral and "cannot be undone" in r.response.content
     done = await admin.click(r.response, label="Yes, reset it")
     assert "was reset" in done.response.content
     assert await env.bot.store.boards.count(guild.id) == 0
-    r = await admin.slash(club["channel"], "leaderboard export")
+    r = await admin.slash(club["channel"], "admin leaderboard-export")
     assert r.ephemeral and r.response.attachments
 
 
@@ -126,7 +129,7 @@ async def test_a_league_past_its_planned_end_is_closed_and_posted(club: dict[str
     from cogs.leaderboard import end_due_leagues
 
     env, guild, admin, players = club["env"], club["guild"], club["admin"], club["players"]
-    r = await admin.slash(club["channel"], "league start", name="Tuesday", hours=1.0)
+    r = await admin.slash(club["channel"], "admin league-start", name="Tuesday", hours=1.0)
     assert "Tuesday" in r.response.content
     await record_game(env.bot.store, guild.id, players[4].id, players[5].id)
     assert await end_due_leagues(env.bot) == 0  # not due yet
@@ -153,3 +156,44 @@ async def end_due_leagues_at(bot: Any, now: float) -> int:
 
     with mock.patch.object(bot.store.leagues, "due", due_later):
         return await leaderboard.end_due_leagues(bot)
+
+
+async def test_unrated_games_rank_by_wins_and_show_no_rating(club: dict[str, Any]) -> None:
+    env, guild, players = club["env"], club["guild"], club["players"]
+    store = env.bot.store
+    for winner, loser in ((0, 1), (0, 2), (3, 1)):
+        game_id = await store.games.create(guild_id=guild.id, channel_id=1, host_id=1, variant="pitch",
+                                           family="pitch", options={}, seed=1, players=2, seats=[],
+                                           status="playing")  # fmt: skip
+        await store.results.finish(game_id, guild_id=guild.id, family="pitch", rated=False, results=[
+            {"seat": 0, "user_id": players[winner].id, "side": 0, "score": 11, "place": 1},
+            {"seat": 1, "user_id": players[loser].id, "side": 1, "score": 5, "place": 2},
+        ])  # fmt: skip
+    r = await players[5].slash(club["channel"], "leaderboard show")
+    embed = r.response.embeds[0]
+    assert "rating" not in embed.description
+    assert embed.description.startswith(f"**1.** <@{players[0].id}> — 2/2 games won")
+    assert embed.footer.text.startswith("By Wins (no rated games here yet")
+    r = await players[5].slash(club["channel"], "stats", user=players[0].user)
+    assert "not rated yet" in str(r.response.embeds[0].to_dict())
+    await record_game(store, guild.id, players[3].id, players[1].id)  # a rated game
+    r = await players[5].slash(club["channel"], "leaderboard show")
+    embed = r.response.embeds[0]
+    assert "rating " in embed.description and embed.footer.text.startswith("By Rating ·")
+
+
+async def test_boards_and_stats_fit_discords_limits(club: dict[str, Any]) -> None:
+    from bot.discord_ui import limits
+
+    env, guild, players = club["env"], club["guild"], club["players"]
+    store = env.bot.store
+    for i, player in enumerate(players):
+        for variant in ("pitch", "pinochle-2", "double-deck"):
+            await record_game(store, guild.id, player.id, players[(i + 1) % 12].id, variant=variant)
+    for order in ("rating", "wins", "games", "winpct"):
+        for game in (None, "pitch"):
+            options = {"order": order} | ({"game": game} if game else {})
+            r = await players[0].slash(club["channel"], "leaderboard show", **options)
+            assert limits.problems(embeds=r.response.embeds) == []
+    r = await players[0].slash(club["channel"], "stats", user=players[0].user)
+    assert limits.problems(embeds=r.response.embeds) == []

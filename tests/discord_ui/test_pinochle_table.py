@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 
 from bot.engine import Card
-from tests.discord_ui.helpers import close_bot_state, message_by_id, table_of
+from tests.discord_ui.helpers import (
+    answer_content,
+    close_bot_state,
+    message_by_id,
+    table_of,
+    without_past_deal_cards,
+)
 
 
 @pytest.fixture
@@ -61,11 +67,12 @@ def hidden_cards(bot: Any, channel_id: int) -> set[Card]:
 
 
 def public_text(message: Any) -> str:
-    parts = [message.content or ""]
+    parts = [without_past_deal_cards(message.content or "")]
     for embed in message.embeds:
         parts += [embed.title or "", embed.description or ""]
         parts.extend(f"{f.name} {f.value}" for f in embed.fields)
         parts.append(embed.footer.text or "" if embed.footer else "")
+    parts.extend(attachment.description or "" for attachment in message.attachments)  # alt texts
     return "\n".join(parts)
 
 
@@ -114,12 +121,11 @@ async def decide(person: Any, shown: Any, stats: dict[str, int]) -> Any:
             stats["select"] += 1
             return await person.select(shown, [melds[0]], custom_id=cid)
     if stats.get("want_bid"):
-        for cid, values in selects.items():
-            bids = [v for v in values if v.startswith("bid ")]
-            if bids:
+        for cid in buttons:
+            if ":bid " in cid:
                 stats["want_bid"] = 0
-                stats["select"] += 1
-                return await person.select(shown, [bids[0]], custom_id=cid)
+                stats["bid"] += 1
+                return await person.click(shown, custom_id=cid)
     for cid in buttons:
         if cid.endswith(":pass"):
             return await person.click(shown, custom_id=cid)
@@ -135,7 +141,7 @@ async def play_out(
     env: Any, channel: Any, people: dict[int, Any], limit: int = 400, *, bid: bool = False
 ) -> dict[str, int]:
     table = table_of(env.bot, channel.id)
-    stats = {"decisions": 0, "meld": 0, "select": 0, "want_bid": int(bid)}
+    stats = {"decisions": 0, "meld": 0, "select": 0, "bid": 0, "want_bid": int(bid)}
     while table.status == "playing":
         audit(env, channel)
         assert table.game is not None
@@ -148,7 +154,8 @@ async def play_out(
         assert shown.ephemeral and "Your turn" in shown.response.content, shown.response.content
         clicked = await decide(person, shown.response, stats)
         assert clicked.acknowledged and clicked.response.ephemeral
-        assert clicked.response.content.startswith("You: "), clicked.response.content
+        assert clicked.response.id == shown.response.id  # the panel is edited, not a new message
+        assert answer_content(env, clicked).startswith("You: "), answer_content(env, clicked)
         stats["decisions"] += 1
         assert stats["decisions"] < limit
     audit(env, channel)
@@ -206,11 +213,11 @@ async def test_full_four_hand_partnership_game_through_discord(world: Any) -> No
     assert "Meld" in text and "Scores:" in text
 
 
-async def test_three_hand_bid_through_the_menu_and_play_out(world: Any) -> None:
+async def test_three_hand_bid_through_the_buttons_and_play_out(world: Any) -> None:
     env, channel, alice, _ = world
     await open_table(env, channel, alice, "pinochle-3", [], 2, options="deals=1")
     stats = await play_out(env, channel, {alice.id: alice}, bid=True)
-    assert stats["select"] >= 1 and stats["want_bid"] == 0
+    assert stats["bid"] == 1 and stats["want_bid"] == 0
     text = "\n".join(public_text(m) for m in channel.history())
     assert "Kitty" in text
 
@@ -244,11 +251,12 @@ async def test_declare_out_button_ends_a_two_hand_match(world: Any) -> None:
     table = await open_table(env, channel, alice, "pinochle-2", [], 1, options="match=1000")
     shown = await alice.click(message_by_id(channel, table.message_id), label="Show my hand")
     assert "Declare out" in shown.response.content
-    buttons, _ = controls(shown.response)
-    declare = [cid for cid in buttons if cid.endswith(":declare-out")]
-    assert len(declare) == 1
-    clicked = await alice.click(shown.response, custom_id=declare[0])
-    assert clicked.response.content.startswith("You: Declare out")
+    asked = await alice.click(shown.response, label="Declare out…")
+    assert asked.ephemeral and asked.response.content.startswith("Declare out with ")
+    assert "If you are wrong your side loses the game" in asked.response.content
+    assert table.status == "playing"  # nothing happens before the answer
+    clicked = await alice.click(asked.response, label="Yes, declare out")
+    assert answer_content(env, clicked).startswith("You: Declare out")
     assert table.status == "ended"
     await env.bot.publisher.wait_idle()
     final = [m for m in channel.history() if "Final scores" in (m.content or "")]

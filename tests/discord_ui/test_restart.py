@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import TrickNightBot
-from tests.discord_ui.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
+from tests.discord_ui.helpers import (
+    answer_content,
+    close_bot_state,
+    enabled_action_ids,
+    message_by_id,
+    table_of,
+)
 
 
 async def test_game_goes_on_after_a_restart(simcord_env: Any, settings: Any) -> None:
@@ -35,7 +41,7 @@ async def test_game_goes_on_after_a_restart(simcord_env: Any, settings: Any) -> 
         assert shown.ephemeral and "Your hand" in shown.response.content
         choice = enabled_action_ids(shown.response)[0]
         clicked = await alice.click(shown.response, custom_id=choice)
-        assert clicked.response.content.startswith("You: ")
+        assert answer_content(env, clicked).startswith("You: ")
         record = await env.bot.store.games.load(resumed.id)
         assert len(record.actions) == len(resumed.game.log) > len(before["log"])
     finally:

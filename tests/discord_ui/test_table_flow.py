@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 from bot.engine import ALL_CARDS, IllegalAction
-from tests.discord_ui.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
+from tests.discord_ui.helpers import (
+    answer_content,
+    close_bot_state,
+    enabled_action_ids,
+    message_by_id,
+    table_of,
+    without_past_deal_cards,
+)
 
 CARD_SYMBOL_TEXT = {card.pretty for card in ALL_CARDS}
 
@@ -37,12 +44,13 @@ def hidden_cards(bot: Any, channel_id: int) -> set[str]:
 
 
 def public_text(message: Any) -> str:
-    parts = [message.content or ""]
+    parts = [without_past_deal_cards(message.content or "")]
     for embed in message.embeds:
         parts.append(embed.title or "")
         parts.append(embed.description or "")
         parts.extend(f"{f.name} {f.value}" for f in embed.fields)
         parts.append(embed.footer.text or "" if embed.footer else "")
+    parts.extend(attachment.description or "" for attachment in message.attachments)  # alt texts
     return "\n".join(parts)
 
 
@@ -61,7 +69,9 @@ def _mentions_card(text: str, code: str) -> bool:
     return re.search(rf"(?<![0-9A-Za-z]){re.escape(code)}(?![0-9A-Za-z])", text) is not None
 
 
-async def open_pitch_table(env: Any, channel: Any, alice: Any, bob: Any) -> Any:
+async def open_pitch_table(env: Any, channel: Any, alice: Any, bob: Any, *, timer: bool = True) -> Any:
+    if not timer:  # tests that move the clock by minutes keep people from going away
+        await env.bot.tables.update_settings(alice.guild.id, turn_timeout_seconds=0)
     result = await alice.slash(channel, "table new", game="pitch")
     assert result.acknowledged and not result.ephemeral
     lobby = channel.last_message
@@ -95,7 +105,8 @@ async def test_full_pitch_game_through_discord(world: Any) -> None:
         choice = next((c for c in choices if c.endswith(":pass")), choices[0])
         clicked = await person.click(shown.response, custom_id=choice)
         assert clicked.acknowledged and clicked.response.ephemeral
-        assert clicked.response.content.startswith("You: ")
+        assert clicked.response.id == shown.response.id  # the panel is edited, not a new message
+        assert answer_content(env, clicked).startswith("You: ")
         decisions += 1
         assert decisions < 2000
     audit(env, channel)
@@ -141,35 +152,46 @@ async def test_a_seated_user_out_of_turn_is_refused(world: Any) -> None:
 
 async def test_double_click_is_harmless(world: Any) -> None:
     env, channel, alice, bob, _ = world
-    table = await open_pitch_table(env, channel, alice, bob)
+    table = await open_pitch_table(env, channel, alice, bob, timer=False)
     person = alice if table.seats[table.game.to_act[0]].user_id == alice.id else bob
     table_message = message_by_id(channel, table.message_id)
-    # Two copies of the same controls (two clicks on Show my hand), then the same choice twice.
-    first_copy = await person.click(table_message, label="Show my hand")
-    second_copy = await person.click(table_message, label="Show my hand")
-    choice = enabled_action_ids(first_copy.response)[0]
-    assert choice in enabled_action_ids(second_copy.response)
-    accepted = await person.click(first_copy.response, custom_id=choice)
-    assert accepted.response.content.startswith("You: ")
-    repeated = await person.click(second_copy.response, custom_id=choice)
-    assert repeated.ephemeral
-    text = repeated.followups[-1].content if repeated.followups else repeated.response.content
-    assert "out of date" in text
+    # An old panel the bot can no longer edit (its token ran out) and a fresh one, both showing
+    # the same choice; the choice is made in the fresh one, then again in the old one.
+    old_copy = await person.click(table_message, label="Show my hand")
+    await env.advance_time(15 * 60)
+    fresh_copy = await person.click(table_message, label="Show my hand")
+    assert fresh_copy.response.id != old_copy.response.id
+    choice = enabled_action_ids(old_copy.response)[0]
+    assert choice in enabled_action_ids(fresh_copy.response)
+    accepted = await person.click(fresh_copy.response, custom_id=choice)
+    assert answer_content(env, accepted).startswith("You: ")
+    repeated = await person.click(old_copy.response, custom_id=choice)
+    assert repeated.response.ephemeral and repeated.response.id == old_copy.response.id  # answered in place
+    assert "out of date" in answer_content(env, repeated)
     decisions_by_person = [a for seat, a in table.game.log if table.seats[seat].user_id == person.id]
     assert len(decisions_by_person) == 1
 
 
-async def test_a_button_from_an_ended_game_answers_clearly(world: Any) -> None:
+async def test_ending_a_table_closes_the_panels_and_old_buttons_answer_clearly(world: Any) -> None:
     env, channel, alice, bob, _ = world
-    table = await open_pitch_table(env, channel, alice, bob)
+    table = await open_pitch_table(env, channel, alice, bob, timer=False)
     person = alice if table.seats[table.game.to_act[0]].user_id == alice.id else bob
-    shown = await person.click(message_by_id(channel, table.message_id), label="Show my hand")
-    choice = enabled_action_ids(shown.response)[0]
+    table_message = message_by_id(channel, table.message_id)
+    expired = await person.click(table_message, label="Show my hand")
+    choice = enabled_action_ids(expired.response)[0]
+    await env.advance_time(15 * 60)  # this panel can no longer be edited by the bot
+    other = bob if person is alice else alice
+    live = await other.click(table_message, label="Show my hand")
     r = await alice.slash(channel, "table end")
-    assert r.ephemeral
+    assert r.ephemeral and "no result is recorded" in r.response.content
+    assert env.bot.tables.table_in(channel.id) is table  # asked first: nothing ended yet
+    r = await alice.click(r.response, label="Yes, end the table")
+    assert "is ended" in r.response.content
     assert env.bot.tables.table_in(channel.id) is None
     assert message_by_id(channel, table.message_id).components == []  # the public buttons are gone
-    r = await person.click(shown.response, custom_id=choice)
+    assert live.response.components == [] and "ended" in live.response.content  # the live panel too
+    assert env.bot.publisher.panels.tables() == 0 and not env.bot.publisher.pending
+    r = await person.click(expired.response, custom_id=choice)
     assert r.ephemeral and "ended" in r.response.content
     r = await bob.slash(channel, "hand")
     assert r.ephemeral and "no table" in r.response.content

@@ -69,8 +69,11 @@ async def test_start_sync_slash_command_and_button_over_the_wire(
             "leaderboard",
             "stats",
             "league",
-            "settings",
+            "admin",
+            "help",
         }
+        admin = next(c for c in synced.json if c["name"] == "admin")
+        assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server: hidden from members
         table_command = next(c for c in synced.json if c["name"] == "table")
         assert {o["name"] for o in table_command["options"]} >= {"new", "join", "start", "end", "status"}
         identify = next(p for p in fake.gateway_received if p["op"] == 2)

@@ -281,7 +281,10 @@ class ThreeHand(PinochleGame):
         }
         self.last_deal = summary
         self.history.append(summary)
-        events: list[Event] = [{"type": "deal_scored", **summary}]
+        # The buried cards are shown once, in the deal's report (they counted for the bidder); the
+        # views keep no card names of past deals, which would read like cards in a hand now.
+        buried = codes(self.buried) if self.conceded is None else []
+        events: list[Event] = [{"type": "deal_scored", **summary, "buried": buried}]
         if self.deal_no >= self.deals_in_session():
             return events + self.finish(self.session_end())
         self.dealer = (self.dealer + 1) % 3

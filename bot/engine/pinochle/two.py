@@ -98,6 +98,7 @@ class TwoHand(PinochleGame):
         self.melded = False  # a combination laid in this meld turn
         self.meld_opts: list[Action] = []  # what the trick's winner may still meld this turn
         self.exchanged = False
+        self.drew: list[Card | None] = [None, None]  # each seat's last card from the stock
         self.reset_trick_state(elder)
         self.phase = _PLAYING
         events: list[Event] = []
@@ -256,13 +257,18 @@ class TwoHand(PinochleGame):
         winner = self.leader
         loser = 1 - winner
         stock = self.stock
-        self.hands[winner].append(stock.pop())
+        self.drew = [None, None]
+        self.drew[winner] = stock.pop()
         if stock:
-            self.hands[loser].append(stock.pop())
+            self.drew[loser] = stock.pop()
         else:
             assert self.turned is not None
-            self.hands[loser].append(self.turned)
+            self.drew[loser] = self.turned
             self.turned = None
+        for seat in (winner, loser):
+            card = self.drew[seat]
+            assert card is not None
+            self.hands[seat].append(card)
         for seat in (winner, loser):
             self.hands[seat].sort(key=SORT_KEY.__getitem__)
         self.phase = _PLAYING
@@ -376,4 +382,5 @@ class TwoHand(PinochleGame):
         return out
 
     def private_view(self, seat: int) -> dict[str, Any]:
-        return {"hand": codes(self.hands[seat])}
+        drew = self.drew[seat] if self.phase in ("play", "meld") else None
+        return {"hand": codes(self.hands[seat]), "drew": drew.code if drew is not None else None}
