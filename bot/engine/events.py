@@ -448,6 +448,8 @@ class TwoHandDealScoredEvent(TwoHandDealScored):
 
 class ThreeHandDealScoredEvent(ThreeHandDealScored):
     type: Literal["deal_scored"]
+    buried: list[str]
+    """The buried cards, shown once in the deal's report (none when conceded)."""
 
 
 class PartnershipDealScoredEvent(PartnershipDealScored):
