@@ -339,9 +339,8 @@ class ThreeHand(PinochleGame):
                 f"Bury {WIDOW - len(self.buried)} more card(s) not used in your meld ('bury 9C'), or concede."
             )
         if kind is Kind.CONCEDE:
-            if seat != self.bidder:
-                return "Only the bidder may concede."
-            return "It is too late to concede: the first card has been led."
+            late = "It is too late to concede: the first card has been led."
+            return late if seat == self.bidder else "Only the bidder may concede."
         if kind is not Kind.PLAY:
             return "The cards are being played: play a card."
         return self.explain_play(seat, action.cards[0], self.hands[seat])
