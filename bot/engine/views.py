@@ -112,6 +112,8 @@ class TwoHandView(PinochleView):
 
 class TwoHandPrivate(TypedDict):
     hand: list[str]
+    drew: str | None
+    """The card this seat drew from the stock last (only it sees it)."""
 
 
 class TwoHandSeatView(TwoHandView, TwoHandPrivate, SeatKeys):
