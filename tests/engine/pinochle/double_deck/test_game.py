@@ -74,7 +74,7 @@ def test_presets_bundle_their_options_and_accept_more() -> None:
     assert combined.options["min-20"] and combined.scale == 10
     for name in ("double-deck", "double-deck-npa", "double-deck-toby-thomas", "double-deck-pass"):
         text = find_variant(name).rules_text
-        assert "[gap" in text and "A-10-K-K-K-Q-Q-J = 15 + triple royal 60 = 75" in text
+        assert "A-10-K-K-K-Q-Q-Q-J = 15 + triple royal 60 = 75" in text and "A-10-K-K-Q-J = 15" in text
 
 
 # ----- bidding (§4 and §8) --------------------------------------------------------------------------
