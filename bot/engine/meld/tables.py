@@ -139,28 +139,20 @@ def double_deck_table(
         parts.append(f"double-roundhouse-{double_roundhouse}")
     if scale != 1:
         parts.append("100-aces")
+
+    def tiers(row: str, label: str) -> dict[int, tuple[int, str]]:
+        return _tiers(label, values[row], scale, STANDARD_VALUES[row])
+
     return MeldTable(
         name="double-deck/" + "+".join(parts),
-        flush=MeldKind("flush", "I", _tiers("run", values["run"], scale, STANDARD_VALUES["run"])),
-        royal_marriage=MeldKind("royal-marriage", "I", _tiers("royal marriage", values["royal"], scale, STANDARD_VALUES["royal"])),
-        marriage=MeldKind("marriage", "I", _tiers("marriage", values["marriage"], scale, STANDARD_VALUES["marriage"])),
+        flush=MeldKind("flush", "I", tiers("run", "run")),
+        royal_marriage=MeldKind("royal-marriage", "I", tiers("royal", "royal marriage")),
+        marriage=MeldKind("marriage", "I", tiers("marriage", "marriage")),
         arounds=tuple(
-            (
-                rank,
-                MeldKind(
-                    _AROUND_KEYS[rank],
-                    "III",
-                    _tiers(
-                        f"{_AROUND_KEYS[rank]} around",
-                        values[_AROUND_KEYS[rank]],
-                        scale,
-                        STANDARD_VALUES[_AROUND_KEYS[rank]],
-                    ),
-                ),
-            )
+            (rank, MeldKind(_AROUND_KEYS[rank], "III", tiers(_AROUND_KEYS[rank], f"{_AROUND_KEYS[rank]} around")))
             for rank in AROUND_RANKS
         ),
-        pinochle=MeldKind("pinochle", "II", _tiers("pinochle", values["pinochle"], scale, STANDARD_VALUES["pinochle"])),
+        pinochle=MeldKind("pinochle", "II", tiers("pinochle", "pinochle")),
         dix=None,
         flush_contains_royal=not toby,
         run_lends_royal=toby,
