@@ -149,8 +149,9 @@ def double_deck_table(
         royal_marriage=MeldKind("royal-marriage", "I", tiers("royal", "royal marriage")),
         marriage=MeldKind("marriage", "I", tiers("marriage", "marriage")),
         arounds=tuple(
-            (rank, MeldKind(_AROUND_KEYS[rank], "III", tiers(_AROUND_KEYS[rank], f"{_AROUND_KEYS[rank]} around")))
+            (rank, MeldKind(key, "III", tiers(key, f"{key} around")))
             for rank in AROUND_RANKS
+            for key in (_AROUND_KEYS[rank],)
         ),
         pinochle=MeldKind("pinochle", "II", tiers("pinochle", "pinochle")),
         dix=None,
