@@ -22,9 +22,9 @@ from bot.engine.pinochle.common import (
     codes,
     meld_json,
     plays_above,
-    suit_word,
     unique_plays,
 )
+from bot.engine.pinochle.double_deck import explain
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -596,110 +596,7 @@ class DoubleDeck(PinochleGame):
 
     # ----- explanations ---------------------------------------------------------------------
     def explain_illegal(self, seat: int, action: Action) -> str:
-        kind = action.kind
-        phase = self.phase
-        if kind is Kind.THROW_IN:
-            if seat != self.bidder:
-                return "Only the bidder may throw in."
-            return "The bidder may throw in only after trump is named and before the first lead."
-        if seat not in self.acting:
-            passing = phase is _PASSING and seat in (self.bidder, self.partner(self.bidder or 0))
-            if passing and (len(self.giving[seat]) >= self.pass_count or self.gave[seat]):
-                return "You have passed your cards: waiting for your partner."
-            waiting = ", ".join(f"seat {s + 1}" for s in self.acting) or "nobody"
-            return f"It is not your turn: waiting for {waiting}."
-        if phase is _BIDDING:
-            return self.explain_bid(seat, action)
-        if phase is _ASKING:
-            extra = ", or 'pass' to ask for nothing" if self.ask_mode == "optional" else ""
-            return f"Name the suit you want from your partner, e.g. 'ask H'{extra}."
-        if phase is _PASSING:
-            return self.explain_pass(seat, action)
-        if phase is _NAMING_TRUMP:
-            suits = self.marriage_suits(seat)
-            if kind is Kind.TRUMP and self.marriage_at_naming:
-                names = ", ".join(suit.value for suit in suits)
-                return f"Trump must be a suit in which you hold a marriage (K and Q): you may name {names}."
-            return "You won the bid: name trump, e.g. 'trump H'."
-        if phase is _PLAYING:
-            if kind is not Kind.PLAY:
-                return "The cards are being played: play a card."
-            return self.explain_crawl(seat, action.cards[0])
-        return "Nothing can be done now."
-
-    def explain_pass(self, seat: int, action: Action) -> str:
-        left = self.pass_count - len(self.giving[seat])
-        if action.kind is Kind.GIVE and action.cards:
-            card = action.cards[0]
-            if len(action.cards) > 1:
-                return f"Pass one card at a time: 'give {card.code}' ({left} to go)."
-            if card not in self.hands[seat]:
-                return f"You do not hold {card.pretty}."
-            suit = self.must_give_suit(seat)
-            if suit is not None:
-                return (
-                    f"Your partner asked for {suit.label.lower()}: you must pass a {suit_word(suit)} "
-                    f"while you hold one."
-                )
-        return f"Pass {left} more card(s), one at a time: 'give <card>'."
-
-    def explain_bid(self, seat: int, action: Action) -> str:
-        floor_text = str(self.ladder[0])
-        if action.kind is Kind.PASS:
-            return f"The first three passed: the dealer is stuck and must bid {floor_text}."
-        if action.kind is not Kind.BID or action.amount is None:
-            return "Bidding is under way: bid or pass."
-        amount = action.amount
-        if self.dealer_stuck(seat):
-            return f"The first three passed: the dealer is stuck at {floor_text} (bid {floor_text})."
-        if self.bidder is not None and amount <= self.high_bid:
-            start = bisect_right(self.ladder, self.high_bid)
-            nxt = f": the next bid is {self.ladder[start]}" if start < len(self.ladder) else ""
-            return f"Your bid must beat {self.high_bid}{nxt}."
-        if amount < self.ladder[0]:
-            return f"The opening bid is at least {floor_text}."
-        if amount > self.ladder[-1]:
-            return f"Bids go up to {self.ladder[-1]}."
-        start = bisect_right(self.ladder, amount)
-        below = self.ladder[start - 1]
-        above = self.ladder[start] if start < len(self.ladder) else below
-        return f"{amount} is not a bid here: {self.ladder_text()} (e.g. {below} or {above})."
-
-    def ladder_text(self) -> str:
-        o = self.options
-        s = self.scale
-        if o["bidding"] == "any":
-            text = f"any number from {50 * s}"
-        elif o["bidding"] == "toby-thomas":
-            text = f"bids go up by {s} to {50 * s}, then in multiples of {5 * s}"
-        else:
-            text = f"bids go up by {s} to {60 * s}, then in multiples of {5 * s}"
-        if o["tens-over-100"]:
-            text += f"; above {100 * s} only multiples of {10 * s}"
-        return text
-
-    def explain_crawl(self, seat: int, card: Card) -> str:
-        hand = self.hands[seat]
-        if card not in hand:
-            return f"You do not hold {card.pretty}."
-        if not self.trick:
-            return f"You may not play {card.pretty} now."
-        led = self.trick[0][1].suit
-        trump = self.trump
-        win = self.win_card
-        assert trump is not None and win is not None
-        if any(c.suit is led for c in hand):
-            if card.suit is not led:
-                return f"You must follow suit: you hold a {suit_word(led)}."
-            return (
-                f"You must head the trick: you hold a {suit_word(led)} higher than {win.pretty}, so you "
-                f"must play one."
-            )
-        if any(c.suit is trump for c in hand):
-            if card.suit is not trump:
-                return f"You have no {suit_word(led)}: you must play a trump ({trump.symbol})."
-            return f"The trick is trumped: you must over-trump {win.pretty}, and you can."
-        return f"You may not play {card.pretty} now."
+        return explain.explain_illegal(self, seat, action)
 
     # ----- views ----------------------------------------------------------------------------
     def shown_melds(self) -> list[SeatMeldJSON] | None:
