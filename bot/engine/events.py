@@ -305,7 +305,7 @@ class ThrowInEvent(TypedDict):
 
 
 class GaveUpEvent(TypedDict):
-    """Double-deck: the bidding side gives up before play (``reason``: no-marriage, under-20, short,
+    """Double-deck: the bidding side gives up before play (``reason``: no-marriage, under-20,
     throw-in)."""
 
     type: Literal["gave_up"]
@@ -424,6 +424,8 @@ class DoubleDeckDealScored(TypedDict):
     played: bool
     meld: list[int]
     meld_counted: list[int]
+    meld_lost: list[str | None]
+    """Why a side's meld was not scored: set, gave-up, under-20, tricks-under-20, giveup-rule."""
     counters: list[int]
     tricks_won: list[int]
     last_trick: int

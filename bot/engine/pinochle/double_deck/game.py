@@ -26,6 +26,7 @@ from bot.engine.pinochle.common import (
 )
 from bot.engine.pinochle.double_deck import explain
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
+from bot.engine.views import ThrowInOfferJSON
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
 _BIDDING, _ASKING, _PASSING, _NAMING_TRUMP, _PLAYING, _SCORING = (
@@ -127,6 +128,7 @@ class DoubleDeck(PinochleGame):
         self.giving: list[list[Card]] = [[], [], [], []]
         self.gave: list[list[Card]] = [[], [], [], []]
         self.received: list[list[Card]] = [[], [], [], []]
+        self.received_from: list[int | None] = [None] * 4
         self.seat_meld = [0] * 4
         self.side_meld = [0, 0]
         self.laid = [False, False]
@@ -391,6 +393,7 @@ class DoubleDeck(PinochleGame):
         self.giving[giver] = []
         self.gave[giver] = cards[:]
         self.received[taker] = cards[:]
+        self.received_from[taker] = giver
         hand = self.hands[taker]
         hand.extend(cards)
         hand.sort(key=SORT_KEY.__getitem__)
@@ -428,8 +431,8 @@ class DoubleDeck(PinochleGame):
         self.shown = [self.laid[self.side_of[seat]] for seat in range(4)]
 
     def lay_meld(self) -> list[Event]:
-        """Meld is laid down; the bidding side gives up at once under 20 (min-20) or when its meld
-        is more than 50 short of the bid; otherwise play starts."""
+        """Meld is laid down; the bidding side gives up at once under 20 (min-20); otherwise play
+        starts (a side more than 50 short of the bid is offered the throw-in: ``throw_in_offer``)."""
         self.count_all_meld()
         events: list[Event] = [
             {
@@ -444,8 +447,6 @@ class DoubleDeck(PinochleGame):
         side = self.side_of[bidder]
         if not self.laid[side]:
             return events + self.give_up("under-20")
-        if self.side_meld[side] + TRICK_POINTS * self.scale < self.high_bid:
-            return events + self.give_up("short")
         return events + self.start_play()
 
     def start_play(self) -> list[Event]:
@@ -471,38 +472,87 @@ class DoubleDeck(PinochleGame):
         return self.side_meld[side] if self.laid[side] else 0
 
     # ----- giving up and scoring ------------------------------------------------------------
+    def is_short(self) -> bool:
+        """Whether the bidding side's meld is more than 50 (all the trick points) short of the bid."""
+        bidder = self.bidder
+        if bidder is None or self.meld_hands[bidder] is None:
+            return False
+        return self.counted_meld(self.side_of[bidder]) + TRICK_POINTS * self.scale < self.high_bid
+
+    def throw_in_offer(self) -> ThrowInOfferJSON | None:
+        """What throwing in costs now (None when the bidder may not throw in): the bid lost, and
+        what the opponents score by the give-up rule (or that the hand is played out anyway)."""
+        if not self.throw_in_open():
+            return None
+        played = self.giveup_mode == "play"
+        meld, bonus = (0, 0) if played else self.giveup_award("throw-in")
+        short = self.is_short()
+        return {"bid": self.high_bid, "meld": meld, "bonus": bonus, "played": played, "short": short}
+
+    def opponents_score_meld(self, reason: str) -> bool:
+        """Whether the give-up rule scores the opponents' meld when the bidding side gives up."""
+        mode = self.giveup_mode
+        return mode in ("meld", "meld+25", "meld+50") or (mode == "standard" and reason != "no-marriage")
+
+    def giveup_award(self, reason: str) -> tuple[int, int]:
+        """What the opponents score when the bidding side gives up for ``reason`` (their meld
+        counted): their meld as the give-up rule counts it, and the bonus for the cards."""
+        assert self.bidder is not None
+        other = 1 - self.side_of[self.bidder]
+        bonus = {"meld+25": 25, "meld+50": 50}.get(self.giveup_mode, 0) * self.scale
+        if not self.opponents_score_meld(reason):
+            return 0, bonus
+        meld = self.side_meld[other]
+        if self.giveup_mode == "standard":
+            return (meld if self.laid[other] else 0), bonus
+        return (meld if meld >= MIN_SCORE * self.scale else 0), bonus
+
     def give_up(self, reason: str) -> list[Event]:
-        """The bidding side gives up before play (no marriage, under-20, short, throw-in)."""
+        """The bidding side gives up before play (no marriage, under-20, throw-in)."""
         bidder = self.bidder
         assert bidder is not None
         self.gave_up = reason
         events: list[Event] = [{"type": "gave_up", "seat": bidder, "reason": reason}]
-        mode = self.giveup_mode
-        if mode == "play" and self.trump is not None:
+        if self.giveup_mode == "play" and self.trump is not None:
             if self.phase is not _PLAYING:
                 if self.meld_hands[0] is None:  # no marriage after the pass: meld still counts
                     self.count_all_meld()
                 events += self.start_play()
             return events
         other = 1 - self.side_of[bidder]
-        scale = self.scale
-        meld = 0
-        bonus = {"meld+25": 25, "meld+50": 50}.get(mode, 0) * scale
-        if mode in ("meld", "meld+25", "meld+50") or (mode == "standard" and reason != "no-marriage"):
-            if self.meld_hands[self.sides[other][0]] is None:  # no trump named: counted without one
-                self.count_seats(self.sides[other], self.trump)
-                self.laid[other] = not self.min20 or self.side_meld[other] >= MIN_SCORE * scale
-            meld = self.side_meld[other]
-            if mode == "standard":
-                meld = meld if self.laid[other] else 0
-            elif meld < MIN_SCORE * scale:
-                meld = 0
-            for seat in self.sides[other]:
-                self.shown[seat] = self.shown[seat] or meld > 0
+        if self.opponents_score_meld(reason) and self.meld_hands[self.sides[other][0]] is None:
+            # No trump named: the opponents' meld is counted without one.
+            self.count_seats(self.sides[other], self.trump)
+            self.laid[other] = not self.min20 or self.side_meld[other] >= MIN_SCORE * self.scale
+        meld, bonus = self.giveup_award(reason)
+        for seat in self.sides[other]:
+            self.shown[seat] = self.shown[seat] or meld > 0
         self.giveup_meld = meld
         self.phase = _SCORING
         self.acting = ()
         return events + self.score_deal(meld + bonus)
+
+    def meld_lost(self, counted: list[int], played: bool) -> list[str | None]:
+        """Why each side's meld was not scored (None where it was, or there was none): ``set`` (the
+        bid not made), ``gave-up`` (the bidding side gave up the hand), ``under-20`` (min-20: under
+        20 meld), ``tricks-under-20`` (min-20: under 20 in tricks), ``giveup-rule`` (the opponents
+        of a side that gave up, when the give-up rule scores them no meld)."""
+        assert self.bidder is not None
+        bidding = self.side_of[self.bidder]
+        floor = MIN_SCORE * self.scale
+        out: list[str | None] = [None, None]
+        for side in (0, 1):
+            if counted[side] >= self.side_meld[side]:
+                continue
+            if not self.laid[side]:
+                out[side] = "under-20"
+            elif played and self.min20 and self.taken[side] < floor:
+                out[side] = "tricks-under-20"
+            elif side == bidding:
+                out[side] = "gave-up" if self.gave_up is not None else "set"
+            else:
+                out[side] = "giveup-rule"
+        return out
 
     def after_trick(self, winner: int, value: int) -> list[Event]:
         if self.hands[winner]:
@@ -559,6 +609,7 @@ class DoubleDeck(PinochleGame):
             "played": giveup_gain is None,
             "meld": self.side_meld[:],
             "meld_counted": counted,
+            "meld_lost": self.meld_lost(counted, giveup_gain is None),
             "counters": self.taken[:],
             "tricks_won": self.tricks_won[:],
             "last_trick": self.last_trick_side,
@@ -646,6 +697,7 @@ class DoubleDeck(PinochleGame):
                 "passed": self.pass_count > 0 and any(self.gave),
                 "gave_up": self.gave_up,
                 "throw_in": self.throw_in_open(),
+                "throw_in_offer": self.throw_in_offer(),
                 "hand_sizes": [len(hand) for hand in self.hands],
                 "scale": self.scale,
             }
@@ -660,5 +712,6 @@ class DoubleDeck(PinochleGame):
             "giving": codes(self.giving[seat]),
             "gave": codes(self.gave[seat]),
             "received": codes(self.received[seat]),
+            "received_from": self.received_from[seat],
             "my_meld": meld_json(seat, own) if own is not None else None,
         }
