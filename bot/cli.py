@@ -271,6 +271,7 @@ ACTION_HELP = {
     "declare-out": "declare-out — claim you have reached the target (if wrong, your side loses)",
     "concede": "concede — give up this hand",
     "throw-in": "throw-in — throw in the hand without playing it",
+    "tell-meld": "tell-meld — tell your meld with your bid (one number, counted without trump)",
 }
 
 

@@ -85,6 +85,14 @@ def bid_text(view: dict[str, Any], amount: int | None) -> str:
     return str(amount)
 
 
+BARE_LABELS = {
+    "declare-out": "Declare out",
+    "concede": "Concede",
+    "throw-in": "Throw in",
+    "tell-meld": "Tell my meld",
+}
+
+
 def action_label(view: dict[str, Any], action: str) -> str:
     """A button label for an action's canonical text (``bid 5`` → ``Smudge`` in partnership pitch)."""
     kind, _, rest = action.partition(" ")
@@ -103,7 +111,7 @@ def action_label(view: dict[str, Any], action: str) -> str:
         return f"{kind.capitalize()} {cards}"
     if kind == "ask":
         return "Ask for " + suit_name(rest)
-    return {"declare-out": "Declare out", "concede": "Concede", "throw-in": "Throw in"}.get(kind, action)
+    return BARE_LABELS.get(kind, action)
 
 
 def side_index(view: dict[str, Any], seat: int) -> int:
@@ -164,6 +172,8 @@ def describe_pinochle_event(event: dict[str, Any], names: Sequence[str]) -> str 
         )
     if kind == "exchange":
         return f"{says(who, 'exchanges')} the dix {pretty(event['gave'])} for {pretty(event['took'])}."
+    if kind == "meld_told":
+        return f"{says(who, 'tells')} a meld of {event['meld']} (counted without trump)."
     if kind == "exchange_pass":
         return ""
     if kind in ("meld_turn", "draw", "give", "pass_start"):

@@ -103,6 +103,7 @@ PINOCHLE_SHORT = {
     "double-deck": ["match=deal"],
     "double-deck-npa": ["match=deal"],
     "double-deck-pass": ["match=deal"],
+    "double-deck-jim-davis": ["match=deal"],
     "double-deck-toby-thomas": ["match=deal"],
 }
 

@@ -78,6 +78,7 @@ class EventType(StrEnum):
     MELD_TURN = "meld_turn"
     MELD_SHOWN = "meld_shown"
     MELDS = "melds"
+    MELD_TOLD = "meld_told"
     DRAW = "draw"
     PLAYOFF = "playoff"
     THROW_IN = "throw_in"
@@ -281,6 +282,14 @@ class MeldsEvent(TypedDict):
     seat_meld: list[int]
     side_meld: list[int]
     laid: NotRequired[list[bool]]
+
+
+class MeldToldEvent(TypedDict):
+    """Double-deck, option meld-info: ``seat`` told its meld with its bid (counted without trump)."""
+
+    type: Literal["meld_told"]
+    seat: int
+    meld: int
 
 
 class DrawEvent(TypedDict):
@@ -505,6 +514,7 @@ AnyEvent = (
     | MeldTurnEvent
     | MeldShownEvent
     | MeldsEvent
+    | MeldToldEvent
     | DrawEvent
     | PlayoffEvent
     | ThrowInEvent
@@ -542,6 +552,7 @@ EVENT_TYPES: dict[EventType, tuple[type, ...]] = {
     EventType.MELD_TURN: (MeldTurnEvent,),
     EventType.MELD_SHOWN: (MeldShownEvent,),
     EventType.MELDS: (MeldsEvent,),
+    EventType.MELD_TOLD: (MeldToldEvent,),
     EventType.DRAW: (DrawEvent,),
     EventType.PLAYOFF: (PlayoffEvent,),
     EventType.THROW_IN: (ThrowInEvent,),

@@ -209,6 +209,7 @@ class DoubleDeckView(PinochleView):
     high_bid: int | None
     bidder: int | None
     min_bid: int
+    meld_told: list[int | None]
     ask: str | None
     melds: list[SeatMeldJSON] | None
     side_meld: list[int] | None

@@ -26,6 +26,8 @@ def explain_illegal(game: DoubleDeck, seat: int, action: Action) -> str:
     """Why ``action`` is not legal for ``seat`` now, in words a player understands."""
     kind = action.kind
     phase = game.phase
+    if kind is Kind.TELL_MELD:
+        return explain_tell(game, seat)
     if kind is Kind.THROW_IN:
         if seat != game.bidder:
             return "Only the bidder may throw in."
@@ -136,3 +138,14 @@ def explain_crawl(game: DoubleDeck, seat: int, card: Card) -> str:
             return f"You have no {suit_word(led)}: you must play a trump ({trump.symbol})."
         return f"The trick is trumped: you must over-trump {win.pretty}, and you can."
     return f"You may not play {card.pretty} now."
+
+
+def explain_tell(game: DoubleDeck, seat: int) -> str:
+    """Why ``tell-meld`` is refused (option meld-info)."""
+    if not game.meld_info:
+        return "Telling meld with a bid is a table option (meld-info), off at this table."
+    if game.told[seat] is not None:
+        return f"You have told your meld already ({game.told[seat]})."
+    if game.phase is not _BIDDING:
+        return "Meld is told with a bid, during the auction."
+    return f"It is not your turn: waiting for seat {game.turn + 1}."

@@ -8,7 +8,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from bot.engine.actions import ASK_OF, PASS, THROW_IN, Action, Kind, card_actions, trump_action
+from bot.engine.actions import ASK_OF, PASS, TELL_MELD, THROW_IN, Action, Kind, card_actions, trump_action
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.events import Event, Phase, SeatMeldJSON
 from bot.engine.game import Outcome
@@ -100,6 +100,7 @@ class DoubleDeck(PinochleGame):
         self.rounds = 0 if o["rounds"] == "unlimited" else int(o["rounds"])
         self.min20 = bool(o["min-20"])
         self.giveup_mode = str(o["giveup"])
+        self.meld_info = bool(o["meld-info"])
         super().start()
 
     def counter_values(self) -> dict[Card, int]:
@@ -122,6 +123,7 @@ class DoubleDeck(PinochleGame):
         self.bids: list[tuple[int, int | None]] = []
         self.passed = [False] * 4
         self.spoken = [0] * 4
+        self.told: list[int | None] = [None] * 4
         self.high_bid = 0
         self.bidder: int | None = None
         self.asked: Suit | None = None
@@ -163,10 +165,11 @@ class DoubleDeck(PinochleGame):
         if seat not in self.acting:
             return []
         if phase is _BIDDING:
+            tell = [TELL_MELD] if self.meld_info and self.told[seat] is None else []
             if self.dealer_stuck(seat):
-                return [ladder_actions(self.ladder)[0]]
+                return [ladder_actions(self.ladder)[0], *tell]
             start = bisect_right(self.ladder, self.high_bid) if self.bidder is not None else 0
-            return [PASS, *ladder_actions(self.ladder)[start:]]
+            return [PASS, *ladder_actions(self.ladder)[start:], *tell]
         if phase is _ASKING:
             asks = [ASK_OF[suit] for suit in Suit]
             return [*asks, PASS] if self.ask_mode == "optional" else asks
@@ -286,6 +289,8 @@ class DoubleDeck(PinochleGame):
         kind = action.kind
         phase = self.phase
         if phase is _BIDDING:
+            if kind is Kind.TELL_MELD:
+                return self.tell_meld(seat)
             return self.take_bid(seat, action)
         if phase is _ASKING:
             return self.take_ask(seat, action.suit if kind is Kind.ASK else None)
@@ -321,6 +326,13 @@ class DoubleDeck(PinochleGame):
                 return events
             return events + self.start_pass()
         return events + self.to_trump()
+
+    def tell_meld(self, seat: int) -> list[Event]:
+        """Option meld-info: ``seat`` tells its meld with its bid, counted without trump (so it
+        points at no suit); it still bids or passes."""
+        told = meld_total(self.hands[seat], None, self.table)
+        self.told[seat] = told
+        return [{"type": "meld_told", "seat": seat, "meld": told}]
 
     def take_ask(self, seat: int, suit: Suit | None) -> list[Event]:
         self.asked = suit
@@ -679,6 +691,7 @@ class DoubleDeck(PinochleGame):
                 "high_bid": self.high_bid or None,
                 "bidder": bidder,
                 "min_bid": self.ladder[0],
+                "meld_told": self.told[:],
                 "ask": self.asked.value if self.asked else None,
                 "melds": melds,
                 "side_meld": self.side_meld[:] if melds is not None else None,

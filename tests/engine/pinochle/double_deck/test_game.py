@@ -893,3 +893,46 @@ def test_only_the_receiver_sees_which_cards_a_pass_brought() -> None:
     assert line == f"You received {render.pretty_cards(bidder['received'])} from Cy (only you see these)."
     assert render.private_event_line(to_bidder, opponent, names) == ""
     assert render.private_event_line(to_bidder, partner, names) == ""
+
+
+# ----- presets and table options the source lists (§8, §9) ---------------------------------------------
+def test_jim_davis_passing_game_is_a_preset() -> None:
+    """Source: Jim Davis's system "is for a game where any number from 50 may be bid, and in which
+    four cards are passed"."""
+    game = dd("double-deck-jim-davis")
+    assert game.options["bidding"] == "any" and game.options["pass"] == 4
+    assert legal(game, game.to_act[0])[:5] == ["pass", "bid 50", "bid 51", "bid 52", "bid 53"]
+    assert "bid 66" in legal(game, game.to_act[0]) and "bid 88" in legal(game, game.to_act[0])
+    text = find_variant("double-deck-jim-davis").rules_text
+    assert "any number from 50" in text and "pass 4 cards" in text and "55 needs jacks of every suit" in text
+    game = rig(game, {0: S0})
+    bid_out(game, 0, 53)
+    act(game, (0, "trump H"))
+    assert game.phase == "pass" and game.public_view()["passing"]["count"] == 4
+
+
+TELLS_20 = "AH 10H KH QH JH AS AD AC QS JD JS JS JC JC 10S 10S 10D 10D 10C 10C"
+
+
+def test_meld_information_with_a_bid_is_an_option_off_by_default() -> None:
+    """Source: "some players allow extra information to be given with the bid — usually about the
+    meld held; it is generally agreed that pointing at a particular suit is illegal"."""
+    game = rig(dd(), {0: TELLS_20})
+    assert "tell-meld" not in legal(game, 0)
+    with pytest.raises(IllegalAction, match="table option"):
+        game.apply(0, "tell-meld")
+    game = rig(dd(**{"meld-info": True}), {0: TELLS_20})
+    assert legal(game, 0)[-1] == "tell-meld"
+    events = act(game, (0, "tell-meld"))
+    # Counted without trump, so no run (it would point at hearts):
+    # heart marriage 2 + aces 10 + jacks 4 + pinochle 4.
+    assert events == [{"type": "meld_told", "seat": 0, "meld": 20}]
+    assert render.describe_event(events[0], game.public_view(), ["Ann", "Bob", "Cy", "Di"]) == (
+        "Ann tells a meld of 20 (counted without trump)."
+    )
+    assert game.to_act == (0,) and "tell-meld" not in legal(game, 0)  # it still bids, once told
+    assert game.public_view()["meld_told"] == [20, None, None, None]
+    with pytest.raises(IllegalAction, match="told your meld already"):
+        game.apply(0, "tell-meld")
+    act(game, (0, "bid 52"))
+    assert game.to_act == (1,)
