@@ -28,6 +28,7 @@ from bot.discord_ui import (
     services,
     standings_text,
 )
+from bot.discord_ui.history import league_files, may_attach
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
 
@@ -130,9 +131,13 @@ class AdminCog(commands.Cog):
     async def league_end(self, interaction: discord.Interaction) -> None:
         require_admin(interaction)
         league, rows = await services(interaction).store.leagues.end(interaction.guild_id or 0)
+        files = await league_files(
+            services(interaction).store, interaction.guild, league, rows, allowed=may_attach(interaction)
+        )
         await interaction.response.send_message(
             **limits.checked(content="🏆 League over! " + standings_text(league, rows)),
             allowed_mentions=discord.AllowedMentions.none(),
+            files=files,
         )
 
     @admin.command(name="settings", description="Server settings for tables")

@@ -459,8 +459,7 @@ class TwoHandDealScoredEvent(TwoHandDealScored):
 
 class ThreeHandDealScoredEvent(ThreeHandDealScored):
     type: Literal["deal_scored"]
-    buried: list[str]
-    """The buried cards, shown once in the deal's report (none when conceded)."""
+    buried: list[str]  # shown once the deal is over (empty after a concession); not in the view
 
 
 class PartnershipDealScoredEvent(PartnershipDealScored):

@@ -112,8 +112,7 @@ class TwoHandView(PinochleView):
 
 class TwoHandPrivate(TypedDict):
     hand: list[str]
-    drew: str | None
-    """The card this seat drew from the stock last (only it sees it)."""
+    drew: str | None  # the card this seat drew from the stock last (only this seat sees it)
 
 
 class TwoHandSeatView(TwoHandView, TwoHandPrivate, SeatKeys):
