@@ -106,6 +106,7 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     elif plays:
         ui.add_item(ActSelect(table.id, version, plays, render_label=label, group="play"))
     for name, group in groups:
+        row, first = len(ui.to_components()), len(ui.children)
         if name == "bid":
             add_bid_controls(ui, table, view, group)
         elif name == "risky":
@@ -115,7 +116,19 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
                 ui.add_item(ActButton(table.id, version, action, label=label(action)))
         else:
             ui.add_item(ActSelect(table.id, version, group[:SELECT_MAX], render_label=label, group=name))
+        on_row(ui, ui.children[first:], row)
     return ui
+
+
+def on_row(ui: discord.ui.View, items: list[discord.ui.Item[Any]], row: int) -> None:
+    """Put ``items`` (one group, at most a row) on ``row``: discord.py would otherwise fill the
+    gaps of earlier rows, mixing a group's buttons with the cards."""
+    if row >= ROWS:
+        return
+    for item in items:
+        ui.remove_item(item)
+        item.row = row
+        ui.add_item(item)
 
 
 # ----- answering clicks ----------------------------------------------------------------------------
