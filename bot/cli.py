@@ -213,11 +213,8 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
             for text in render.seat_lines(view, names):
                 out(text)
             choices = menu(view)
-            for number, action in enumerate(choices, 1):
-                out(f"  {number}. {render.action_label(view, action)}")
-            bids = amounts(view["legal"])
-            if len(bids) > len([a for a in choices if a.startswith("bid ")]):
-                out(f"  … or type 'bid N' for any other bid up to {render.bid_text(view, bids[-1])}.")
+            for text in choice_lines(view, choices):
+                out(text)
             line = stdin.readline()
             if not line or line.strip().lower() in {"quit", "q", "exit"}:
                 out("Game abandoned.")
@@ -265,6 +262,8 @@ ACTION_HELP = {
     "trump": "trump SUIT — name trump: trump S, H, D or C",
     "meld": "meld CARDS — lay a meld, e.g. 'meld QS JD'",
     "bury": "bury CARD — bury a card",
+    "discard": "discard CARD — discard a card face down (point cards may not be discarded)",
+    "keep": "keep CARD — keep a card; once you have six, the rest is discarded face down",
     "give": "give CARD — pass a card to your partner",
     "exchange": "exchange CARD — exchange the dix for the turned card",
     "ask": "ask SUIT — name the suit you want from your partner",
@@ -273,6 +272,17 @@ ACTION_HELP = {
     "throw-in": "throw-in — throw in the hand without playing it",
     "tell-meld": "tell-meld — tell your meld with your bid (one number, counted without trump)",
 }
+
+
+def choice_lines(view: dict[str, Any], choices: list[str]) -> list[str]:
+    """What the terminal asks: the task when it needs words (discarding), then the numbered
+    choices and a hint for bids beyond them."""
+    lines = [f"Your turn: {render.doing_text(view)}."] if view["phase"] == "discard" else []
+    lines += [f"  {number}. {render.action_label(view, action)}" for number, action in enumerate(choices, 1)]
+    bids = amounts(view["legal"])
+    if len(bids) > len([a for a in choices if a.startswith("bid ")]):
+        lines.append(f"  … or type 'bid N' for any other bid up to {render.bid_text(view, bids[-1])}.")
+    return lines
 
 
 def menu(view: dict[str, Any]) -> list[str]:

@@ -104,7 +104,7 @@ def action_label(view: dict[str, Any], action: str) -> str:
         return "Pass"
     if kind == "trump":
         return "Trump " + suit_name(rest)
-    if kind in ("meld", "bury", "give", "exchange"):
+    if kind in ("meld", "bury", "give", "exchange", "discard", "keep"):
         cards = pretty_cards(rest.split())
         if kind == "exchange":
             return f"Exchange dix {cards}"
@@ -135,7 +135,17 @@ def describe_event(event: dict[str, Any], view: dict[str, Any], names: Sequence[
     if kind == "pitcher":
         return f"{says(names[event['seat']], 'pitches')} for {bid_text(view, event['bid'])}."
     if kind == "trump":
+        if isinstance(event.get("seat"), int) and view.get("family") == "pitch":
+            return f"{says(names[event['seat']], 'names')} trump: {suit_name(event['suit'])}."
         return f"Trump is {suit_name(event['suit'])}."
+    if kind == "widow_taken":
+        return (
+            f"{says(names[event['seat']], 'takes')} the widow ({count(event['count'], 'card')}, face down)."
+        )
+    if kind == "discard":
+        return f"{says(names[event['seat']], 'has')} discarded {count(event['count'], 'card')}, face down."
+    if kind == "keep":
+        return ""
     if kind == "play":
         return f"{says(names[event['seat']], 'plays')} {pretty(event['card'])}."
     if kind == "trick":
@@ -270,22 +280,61 @@ def melds_text(melds: Sequence[dict[str, Any]]) -> str:
     return ", ".join(f"{m['name']} {pretty_cards(m['cards'])} {m['points']}" for m in melds) or "no meld"
 
 
+POINT_NAMES = {
+    "high": "High",
+    "low": "Low",
+    "jack": "Jack",
+    "off-jack": "Off-Jack",
+    "joker": "Joker",
+    "high-joker": "High Joker",
+    "low-joker": "Low Joker",
+    "three": "Three",
+}
+"""The pitch points before Game, in the count-out order, as players call them."""
+NOT_AWARDED = {
+    "low": "no trump but a joker in play",
+    "jack": "the jack of trump was not dealt",
+    "off-jack": "the off-jack was not dealt",
+    "joker": "the joker was not dealt",
+    "high-joker": "the High Joker was not dealt",
+    "low-joker": "the Low Joker was not dealt",
+}
+
+
+def pitch_points(view: dict[str, Any]) -> list[str]:
+    """The points a deal of this table can have besides Game (the extra trumps' from
+    ``view["trump_rules"]``; the Three only shows when it was awarded)."""
+    points = ["high", "low", "jack"]
+    rules = view.get("trump_rules")
+    if isinstance(rules, dict):
+        if rules.get("off_jack"):
+            points.append("off-jack")
+        points += [{"JK": "joker", "HJ": "high-joker", "LJ": "low-joker"}[code] for code in rules["jokers"]]
+    return points
+
+
 def deal_summary(summary: dict[str, Any], view: dict[str, Any], names: Sequence[str]) -> str:
-    """Who took which point with which card (High, Low and Jack are named: they were played in
-    the deal just scored), each side's game count, whether the bid was made, and the new scores."""
+    """Who took which point with which card (High, Low, Jack and the other point cards are named:
+    they were played in the deal just scored), each side's game count, whether the bid was made,
+    and the new scores."""
     if "awards" not in summary:
         return pinochle_summary(summary, view, names)
     lines = [f"Deal {summary['deal']} — trump {suit_name(summary['trump'])}."]
     awards = {award["point"]: award for award in summary["awards"]}
     values = summary.get("game_values")
-    for point in ("high", "low", "jack"):
+    points = pitch_points(view) + (["three"] if "three" in awards else [])
+    for point in points:
         award = awards.get(point)
         if award is None:
-            why = "the jack of trump was not dealt" if point == "jack" else "not awarded"
-            lines.append(f"  {point.capitalize()}: nobody ({why})")
+            why = NOT_AWARDED.get(point, "not awarded")
+            lines.append(f"  {POINT_NAMES[point]}: nobody ({why})")
             continue
-        card = f" ({pretty(award['card'])})" if award.get("card") else ""
-        lines.append(f"  {point.capitalize()}{card}: {side_label(view, award['side'], names)}")
+        code = award.get("card")
+        named = code and point in ("high", "low", "jack", "three")  # the others name their card
+        card = f" ({pretty(code)})" if named else ""
+        if point == "three":
+            card = f" ({pretty(code)}, 3 points)" if code else " (3 points)"
+        lines.append(f"  {POINT_NAMES[point]}{card}: {side_label(view, award['side'], names)}")
     lines.append("  " + game_point_text(awards.get("game"), values, view, names))
     pitcher = names[summary["pitcher"]]
     verdict = "made it" if summary["made"] else f"{'were' if pitcher == 'You' else 'was'} set back"
@@ -407,6 +456,8 @@ def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, 
         fields.append(
             ("Bids", ", ".join(f"{names[b['seat']]} {bid_text(view, b['amount'])}" for b in view["bids"]))
         )
+    if view.get("widow_size"):
+        fields.append(("Widow", f"{count(view['widow_size'], 'card')}, face down"))
     if view.get("trump"):
         pitcher = view.get("pitcher")
         bidder = view.get("bidder")
@@ -519,6 +570,10 @@ def seat_lines(view: dict[str, Any], names: Sequence[str]) -> list[str]:
         lines.append(f"Your melded cards on the table (still yours to play): {cards}")
     if view.get("buried"):
         lines.append(f"You buried (only you see these): {pretty_cards(view['buried'])}")
+    if view.get("kept"):
+        lines.append(f"Cards you chose to keep: {pretty_cards(view['kept'])}")
+    if view.get("discarded"):
+        lines.append(f"You discarded (only you see these): {pretty_cards(view['discarded'])}")
     passing = view.get("passing")
     if view.get("giving") or (isinstance(passing, dict) and seat in passing.get("waiting", ())):
         chosen = len(view.get("giving") or [])
@@ -559,11 +614,26 @@ PHASE_DOING = {
     "trump": "name trump",
     "widow": "take the widow",
     "bury": "bury cards",
+    "discard": "discard down to six cards",
     "meld": "meld or draw",
     "pass": "pass cards",
     "exchange": "exchange the dix or pass",
     "ask": "ask for a suit",
 }
+
+
+def doing_text(view: dict[str, Any]) -> str:
+    """What the seat of ``view`` is asked to do now (``play a card``, ``bid``, …)."""
+    legal = view.get("legal") or []
+    if legal and str(legal[0]).startswith("keep "):
+        kept = len(view.get("kept") or [])
+        point_cards = len(view["hand"]) - len(legal) - kept  # held, never offered
+        left = 6 - kept - point_cards
+        kept_too = "your point cards are kept: jack, off-jack, jokers, three"
+        return f"choose {count(left, 'more card')} to keep ({kept_too})"
+    if legal and str(legal[0]).startswith("discard "):
+        return f"discard {count(len(view['hand']) - 6, 'card')} (point cards may not be discarded)"
+    return PHASE_DOING.get(view["phase"], "play a card")
 
 
 def status_text(view: dict[str, Any], names: Sequence[str]) -> str:

@@ -242,6 +242,7 @@ class TableManager:
             raise TableError(f"{cls.title} is for {allowed} players, not {count}.")
         defaults = await self._guild_defaults(guild_id, cls.name)
         resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
+        cls(count, resolved, 0)  # refuses option combinations that make no sense now, not at Start
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
         table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats)
         table.id = await self.store.games.create(

@@ -88,9 +88,36 @@ def test_simulate_prints_wins_points_and_speed() -> None:
     assert "games/s" in result.stdout
 
 
-@pytest.mark.parametrize("variant", ["pitch", "pitch-partnership"])
+@pytest.mark.parametrize("variant", ["pitch", "pitch-partnership", "pitch-10", "pitch-joker", "pitch-smudge"])
 def test_simulate_runs_each_pitch_variant(variant: str) -> None:
     assert main(["simulate", variant, "--games", "3"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("pitch-10", 4), ("pitch-10", 6), ("pitch-joker", 3), ("pitch-smudge", 4)]
+)
+def test_play_the_new_pitch_variants_to_the_end_choosing_the_first_option(variant: str, players: int) -> None:
+    argv = ["play", variant, "--players", str(players), "--seed", "4"]
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO("1\n" * 5000), out) == 0
+    text = out.getvalue()
+    assert "Game over:" in text, text[-2000:]
+    assert "Deal 1 —" in text and "Scores:" in text
+    assert "[gap]" not in text
+
+
+def test_pitch_10_in_the_terminal_widow_trump_keep_and_discard() -> None:
+    argv = ["play", "pitch-10", "--seed", "1", "--option", "target=31"]
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO("bid 9\n" + "1\n" * 5000), out) == 0
+    text = out.getvalue()
+    assert "Game over:" in text
+    assert "You take the widow (18 cards, face down)." in text
+    assert "Your turn: choose 2 more cards to keep (your point cards are kept" in text
+    assert "  1. Keep Q♠" in text
+    assert "names trump:" in text
+    assert "Your turn: discard 3 cards (point cards may not be discarded)." in text
+    assert "Off-Jack" in text and "High Joker" in text and "Three (3" in text
 
 
 PINOCHLE_SHORT = {

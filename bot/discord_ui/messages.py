@@ -106,8 +106,7 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
         lines.append(f"Last trick: {render.trick_text(last['plays'], names)} → {names[last['winner']]}")
     legal = view["legal"]
     if legal and seat in view["to_act"]:
-        doing = render.PHASE_DOING.get(view["phase"], "play a card")
-        lines.append(f"**Your turn:** {doing}.")
+        lines.append(f"**Your turn:** {render.doing_text(view)}.")
         if "declare-out" in legal:
             lines.append("You may also **Declare out** now (right or wrong).")
     else:

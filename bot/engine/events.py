@@ -43,6 +43,8 @@ class Phase(StrEnum):
     """The bid's winner names trump."""
     BURY = "bury"
     """Three-hand: the bidder buries cards."""
+    DISCARD = "discard"
+    """Ten-point pitch: everyone discards down to six cards."""
     MELD = "meld"
     """Two-hand: the trick's winner may meld before drawing."""
     PLAY = "play"
@@ -65,6 +67,7 @@ class EventType(StrEnum):
     BIDDER = "bidder"
     FORCED_BID = "forced_bid"
     WIDOW = "widow"
+    WIDOW_TAKEN = "widow_taken"
     TRUMP = "trump"
     ASK = "ask"
     EXCHANGE = "exchange"
@@ -74,6 +77,8 @@ class EventType(StrEnum):
     GIVE = "give"
     PASSED = "passed"
     BURY = "bury"
+    DISCARD = "discard"
+    KEEP = "keep"
     MELD = "meld"
     MELD_TURN = "meld_turn"
     MELD_SHOWN = "meld_shown"
@@ -123,7 +128,8 @@ class SeatMeldJSON(TypedDict):
 
 
 class AwardJSON(TypedDict):
-    """A pitch point (High, Low, Jack, Game): who took it and, in the deal's report, with which card."""
+    """A pitch point (High, Low, Jack, Off-Jack, a joker, Three, Game): who took it and, in the deal's
+    report, with which card."""
 
     point: str
     side: int
@@ -177,6 +183,14 @@ class WidowEvent(TypedDict):
     type: Literal["widow"]
     seat: int
     cards: list[str]
+
+
+class WidowTakenEvent(TypedDict):
+    """Ten-point pitch: the pitcher (``seat``) takes the ``count`` cards of the widow, unseen."""
+
+    type: Literal["widow_taken"]
+    seat: int
+    count: int
 
 
 class TrumpEvent(TypedDict):
@@ -244,6 +258,22 @@ class BuryEvent(TypedDict):
     """Three-hand: the bidder buried a card (``count`` so far; which one stays hidden)."""
 
     type: Literal["bury"]
+    seat: int
+    count: int
+
+
+class DiscardEvent(TypedDict):
+    """Ten-point pitch: ``seat`` has discarded ``count`` cards this deal, face down."""
+
+    type: Literal["discard"]
+    seat: int
+    count: int
+
+
+class KeepEvent(TypedDict):
+    """Ten-point pitch: ``seat`` chose a card to keep (``count`` so far; which one stays hidden)."""
+
+    type: Literal["keep"]
     seat: int
     count: int
 
@@ -500,6 +530,7 @@ AnyEvent = (
     | BidderEvent
     | ForcedBidEvent
     | WidowEvent
+    | WidowTakenEvent
     | TrumpEvent
     | AskEvent
     | ExchangeEvent
@@ -509,6 +540,8 @@ AnyEvent = (
     | GiveEvent
     | PassedEvent
     | BuryEvent
+    | DiscardEvent
+    | KeepEvent
     | MeldEvent
     | MeldTurnEvent
     | MeldShownEvent
@@ -538,6 +571,7 @@ EVENT_TYPES: dict[EventType, tuple[type, ...]] = {
     EventType.BIDDER: (BidderEvent,),
     EventType.FORCED_BID: (ForcedBidEvent,),
     EventType.WIDOW: (WidowEvent,),
+    EventType.WIDOW_TAKEN: (WidowTakenEvent,),
     EventType.TRUMP: (TrumpEvent,),
     EventType.ASK: (AskEvent,),
     EventType.EXCHANGE: (ExchangeEvent,),
@@ -547,6 +581,8 @@ EVENT_TYPES: dict[EventType, tuple[type, ...]] = {
     EventType.GIVE: (GiveEvent,),
     EventType.PASSED: (PassedEvent,),
     EventType.BURY: (BuryEvent,),
+    EventType.DISCARD: (DiscardEvent,),
+    EventType.KEEP: (KeepEvent,),
     EventType.MELD: (MeldEvent,),
     EventType.MELD_TURN: (MeldTurnEvent,),
     EventType.MELD_SHOWN: (MeldShownEvent,),

@@ -7,7 +7,7 @@ readers and for code that wants to narrow (``cast(PitchSeatView, game.view(seat)
 
 # No "from __future__ import annotations": TypedDict reads NotRequired from evaluated annotations.
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from bot.engine.events import DealSummary, OutcomeJSON, SeatMeldJSON
 
@@ -64,16 +64,34 @@ class SeatKeys(TypedDict):
 
 
 # ----- pitch -----------------------------------------------------------------------------------------
+class TrumpRulesJSON(TypedDict):
+    """Pitch with extra trumps: the off-jack, the jokers' codes and whether one joker ranks low."""
+
+    off_jack: bool
+    jokers: list[str]
+    joker_low: bool
+
+
 class PitchView(TableView):
     first_dealer_draws: int
     bids: list[BidJSON]
     high_bid: int | None
     bid_names: dict[str, str]
     pitcher: int | None
+    trump_rules: NotRequired[TrumpRulesJSON]
+    """Only with an off-jack or jokers."""
+    trumps: NotRequired[list[str] | None]
+    """Only with an off-jack or jokers: every trump of the deal, high to low, once trump is known."""
+    widow_size: NotRequired[int]
+    """Ten-point pitch: cards in the widow (0 once the pitcher took it)."""
 
 
 class PitchPrivate(TypedDict):
     hand: list[str]
+    kept: NotRequired[list[str]]
+    """Ten-point pitch: the cards chosen to keep so far (while choosing)."""
+    discarded: NotRequired[list[str]]
+    """Ten-point pitch: the seat's own discards this deal."""
 
 
 class PitchSeatView(PitchView, PitchPrivate, SeatKeys):

@@ -55,6 +55,8 @@ def _short_options(variant: str) -> dict[str, Any]:
     """Options making a short game: one deal where the variant has ``match=deal``, else a short one."""
     if variant == "pinochle-3":
         return {"deals": 1}
+    if variant == "pitch-10":
+        return {"target": 31}
     if variant.startswith("pitch"):
         return {"target": 7}
     return {"match": "deal"}
@@ -84,6 +86,23 @@ def playthroughs() -> list[Playthrough]:
         Playthrough("pitch.2.txt", "pitch", {"target": 7, "dealer-steal": True, "smudge": True}, players=2),
         Playthrough("pitch.7.txt", "pitch", {"target": 7, "old-high-low": True}, players=7),
         Playthrough("pitch-partnership.old.txt", "pitch-partnership", {"target": 11, "old-high-low": True}),
+        Playthrough(
+            "pitch.jokers.txt",
+            "pitch",
+            {"target": 7, "off-jack": True, "jokers": 2, "joker-lead": "name"},
+            seed=3,
+            players=3,
+        ),
+        Playthrough(
+            "pitch.slam.txt", "pitch", {"target": 7, "slam": True, "dealer-steal": True}, seed=4, players=3
+        ),
+        Playthrough(
+            "pitch-10.six.txt",
+            "pitch-10",
+            {"target": 31, "three": False, "end": "bid-out"},
+            seed=5,
+            players=6,
+        ),
         Playthrough(
             "double-deck.rules.txt",
             "double-deck",
