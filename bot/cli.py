@@ -211,8 +211,8 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
             out("")
             out(render.table_text(view, names))
             out("Your hand: " + render.pretty_cards(view["hand"]))
-            if view.get("drew"):
-                out(f"You drew {render.pretty(view['drew'])} from the stock.")
+            for text in render.seat_lines(view, names):
+                out(text)
             choices = menu(view)
             for text in choice_lines(view, choices):
                 out(text)
@@ -238,12 +238,21 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
             except EngineError as err:
                 out(f"Not allowed: {render.name_seats(str(err), names)}")
                 continue
-        view = game.public_view()
-        for event in events:
-            line_text = render.describe_event(event, view, names)
-            if line_text:
-                out(line_text)
+        tell_events(game, events, names, out)
     return 0
+
+
+def tell_events(
+    game: Game, events: list[dict[str, Any]], names: list[str], out: Callable[[str], Any]
+) -> None:
+    """Print each event's public line and, after it, what only seat 1 (you) sees of it."""
+    view = game.public_view()
+    mine = game.view(0)
+    for event in events:
+        public = render.describe_event(event, view, names)
+        for text in (public, render.private_event_line(event, mine, names)):
+            if text:
+                out(text)
 
 
 MENU_BIDS = 5  # bids listed by number; any other is typed as 'bid N'
@@ -262,6 +271,7 @@ ACTION_HELP = {
     "declare-out": "declare-out — claim you have reached the target (if wrong, your side loses)",
     "concede": "concede — give up this hand",
     "throw-in": "throw-in — throw in the hand without playing it",
+    "tell-meld": "tell-meld — tell your meld with your bid (one number, counted without trump)",
 }
 
 

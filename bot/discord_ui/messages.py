@@ -121,30 +121,7 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
 
 def private_lines(view: dict[str, Any], seat: int, names: list[str]) -> list[str]:
     """What only this seat's view holds besides the hand (buried, passed, own meld …)."""
-    lines = []
-    if view.get("drew"):
-        lines.append(f"You drew {render.pretty(view['drew'])} from the stock last (only you see this).")
-    table_cards = view.get("table")
-    if isinstance(table_cards, list) and seat < len(table_cards) and table_cards[seat]:
-        lines.append(
-            f"Your melded cards on the table (still yours to play): {render.pretty_cards(table_cards[seat])}"
-        )
-    if view.get("buried"):
-        lines.append(f"You buried (only you see these): {render.pretty_cards(view['buried'])}")
-    if view.get("kept"):
-        lines.append(f"Cards you chose to keep: {render.pretty_cards(view['kept'])}")
-    if view.get("discarded"):
-        lines.append(f"You discarded (only you see these): {render.pretty_cards(view['discarded'])}")
-    if view.get("giving"):
-        lines.append(f"Cards you chose to pass: {render.pretty_cards(view['giving'])}")
-    if view.get("gave"):
-        lines.append(f"You passed: {render.pretty_cards(view['gave'])}")
-    if view.get("received"):
-        lines.append(f"You received: {render.pretty_cards(view['received'])}")
-    mine = view.get("my_meld")
-    if isinstance(mine, dict) and mine.get("melds"):
-        lines.append(f"Your meld ({mine['total']}): {render.melds_text(mine['melds'])}")
-    return lines
+    return render.seat_lines(view, names)
 
 
 def standings_text(league: League, rows: list[Any]) -> str:

@@ -32,6 +32,7 @@ class Kind(Enum):
     ASK = "ask"
     DISCARD = "discard"
     KEEP = "keep"
+    TELL_MELD = "tell-meld"
 
 
 _NEEDS_AMOUNT = {Kind.BID}
@@ -71,7 +72,10 @@ PASS = Action(Kind.PASS)
 DECLARE_OUT = Action(Kind.DECLARE_OUT)
 CONCEDE = Action(Kind.CONCEDE)
 THROW_IN = Action(Kind.THROW_IN)
-_BARE: dict[Kind, Action] = {action.kind: action for action in (PASS, DECLARE_OUT, CONCEDE, THROW_IN)}
+TELL_MELD = Action(Kind.TELL_MELD)
+_BARE: dict[Kind, Action] = {
+    action.kind: action for action in (PASS, DECLARE_OUT, CONCEDE, THROW_IN, TELL_MELD)
+}
 TRUMP_OF: dict[Suit, Action] = {suit: Action(Kind.TRUMP, suit=suit) for suit in Suit}
 """``trump S`` … by suit."""
 ASK_OF: dict[Suit, Action] = {suit: Action(Kind.ASK, suit=suit) for suit in Suit}

@@ -83,6 +83,7 @@ class EventType(StrEnum):
     MELD_TURN = "meld_turn"
     MELD_SHOWN = "meld_shown"
     MELDS = "melds"
+    MELD_TOLD = "meld_told"
     DRAW = "draw"
     PLAYOFF = "playoff"
     THROW_IN = "throw_in"
@@ -313,6 +314,14 @@ class MeldsEvent(TypedDict):
     laid: NotRequired[list[bool]]
 
 
+class MeldToldEvent(TypedDict):
+    """Double-deck, option meld-info: ``seat`` told its meld with its bid (counted without trump)."""
+
+    type: Literal["meld_told"]
+    seat: int
+    meld: int
+
+
 class DrawEvent(TypedDict):
     """Two-hand: both drew from the stock (``stock`` cards left)."""
 
@@ -335,7 +344,7 @@ class ThrowInEvent(TypedDict):
 
 
 class GaveUpEvent(TypedDict):
-    """Double-deck: the bidding side gives up before play (``reason``: no-marriage, under-20, short,
+    """Double-deck: the bidding side gives up before play (``reason``: no-marriage, under-20,
     throw-in)."""
 
     type: Literal["gave_up"]
@@ -454,6 +463,8 @@ class DoubleDeckDealScored(TypedDict):
     played: bool
     meld: list[int]
     meld_counted: list[int]
+    meld_lost: list[str | None]
+    """Why a side's meld was not scored: set, gave-up, under-20, tricks-under-20, giveup-rule."""
     counters: list[int]
     tricks_won: list[int]
     last_trick: int
@@ -535,6 +546,7 @@ AnyEvent = (
     | MeldTurnEvent
     | MeldShownEvent
     | MeldsEvent
+    | MeldToldEvent
     | DrawEvent
     | PlayoffEvent
     | ThrowInEvent
@@ -575,6 +587,7 @@ EVENT_TYPES: dict[EventType, tuple[type, ...]] = {
     EventType.MELD_TURN: (MeldTurnEvent,),
     EventType.MELD_SHOWN: (MeldShownEvent,),
     EventType.MELDS: (MeldsEvent,),
+    EventType.MELD_TOLD: (MeldToldEvent,),
     EventType.DRAW: (DrawEvent,),
     EventType.PLAYOFF: (PlayoffEvent,),
     EventType.THROW_IN: (ThrowInEvent,),

@@ -206,11 +206,27 @@ class DoubleDeckPassingJSON(TypedDict):
     waiting: list[int]
 
 
+class ThrowInOfferJSON(TypedDict):
+    """Double-deck: what throwing in costs the bidding side now."""
+
+    bid: int
+    """The bid the bidding side loses."""
+    meld: int
+    """The opponents' meld, as the give-up rule scores it."""
+    bonus: int
+    """What the give-up rule adds for the cards (meld+25, meld+50)."""
+    played: bool
+    """giveup=play: the hand is played out anyway and the opponents score their tricks."""
+    short: bool
+    """The bidding side's meld is more than 50 short of the bid: it cannot make it."""
+
+
 class DoubleDeckView(PinochleView):
     bids: list[BidJSON]
     high_bid: int | None
     bidder: int | None
     min_bid: int
+    meld_told: list[int | None]
     ask: str | None
     melds: list[SeatMeldJSON] | None
     side_meld: list[int] | None
@@ -219,6 +235,7 @@ class DoubleDeckView(PinochleView):
     passed: bool
     gave_up: str | None
     throw_in: bool
+    throw_in_offer: ThrowInOfferJSON | None
     scale: int
 
 
@@ -227,6 +244,8 @@ class DoubleDeckPrivate(TypedDict):
     giving: list[str]
     gave: list[str]
     received: list[str]
+    received_from: int | None
+    """The seat whose pass brought ``received`` (only the receiver sees which cards)."""
     my_meld: SeatMeldJSON | None
 
 

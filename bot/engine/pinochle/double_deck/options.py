@@ -21,6 +21,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("tens-over-100", False, "Bids above 100 only in multiples of 10"),
     OptionSpec(
+        "meld-info",
+        False,
+        "With a bid a player may tell its meld: one number, counted without trump (marriages, arounds, "
+        "pinochles), so it never points at a suit",
+    ),
+    OptionSpec(
         "rounds",
         "unlimited",
         "Bidding rounds: unlimited (until three pass), 1 (each speaks once), 2 (a first-round pass is final)",
