@@ -21,7 +21,9 @@ from bot.tables import Table, TableManager
 log = logging.getLogger(__name__)
 
 SWITCH_INTERVAL = 0.001
-EXTENSIONS = ("cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld", "cogs.admin", "cogs.help")
+EXTENSIONS = (
+    "cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld", "cogs.admin", "cogs.help", "cogs.history",
+)  # fmt: skip
 
 
 class TrickNightBot(commands.AutoShardedBot):

@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play one game in the terminal against computer players")
     play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
-    play.add_argument("--players", type=int, help="number of players (you are seat 1)")
+    # --players and --seed stay text: the engine checks them (once, for every front end).
+    play.add_argument("--players", help="number of players (you are seat 1)")
     play.add_argument(
         "--option",
         action="append",
@@ -78,13 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="house rule, e.g. --option target=21 --option smudge=on",
     )
     play.add_argument("--level", default="basic", help="computer level (basic or random)")
-    play.add_argument("--seed", type=int, help="seed for a repeatable game")
+    play.add_argument("--seed", help="seed for a repeatable game (a whole number)")
 
     sim = sub.add_parser("simulate", help="play computer-only games and print the results")
     sim.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--players", type=int)
+    sim.add_argument("--seed", default="1", help="seed of the first game (a whole number)")
+    sim.add_argument("--players")
     sim.add_argument("--seats", help="comma-separated level per seat, e.g. basic,random,random")
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument(
@@ -210,14 +211,11 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
             out("")
             out(render.table_text(view, names))
             out("Your hand: " + render.pretty_cards(view["hand"]))
-            if view.get("drew"):
-                out(f"You drew {render.pretty(view['drew'])} from the stock.")
+            for text in render.seat_lines(view, names):
+                out(text)
             choices = menu(view)
-            for number, action in enumerate(choices, 1):
-                out(f"  {number}. {render.action_label(view, action)}")
-            bids = amounts(view["legal"])
-            if len(bids) > len([a for a in choices if a.startswith("bid ")]):
-                out(f"  … or type 'bid N' for any other bid up to {render.bid_text(view, bids[-1])}.")
+            for text in choice_lines(view, choices):
+                out(text)
             line = stdin.readline()
             if not line or line.strip().lower() in {"quit", "q", "exit"}:
                 out("Game abandoned.")
@@ -240,12 +238,21 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
             except EngineError as err:
                 out(f"Not allowed: {render.name_seats(str(err), names)}")
                 continue
-        view = game.public_view()
-        for event in events:
-            line_text = render.describe_event(event, view, names)
-            if line_text:
-                out(line_text)
+        tell_events(game, events, names, out)
     return 0
+
+
+def tell_events(
+    game: Game, events: list[dict[str, Any]], names: list[str], out: Callable[[str], Any]
+) -> None:
+    """Print each event's public line and, after it, what only seat 1 (you) sees of it."""
+    view = game.public_view()
+    mine = game.view(0)
+    for event in events:
+        public = render.describe_event(event, view, names)
+        for text in (public, render.private_event_line(event, mine, names)):
+            if text:
+                out(text)
 
 
 MENU_BIDS = 5  # bids listed by number; any other is typed as 'bid N'
@@ -256,13 +263,27 @@ ACTION_HELP = {
     "trump": "trump SUIT — name trump: trump S, H, D or C",
     "meld": "meld CARDS — lay a meld, e.g. 'meld QS JD'",
     "bury": "bury CARD — bury a card",
+    "discard": "discard CARD — discard a card face down (point cards may not be discarded)",
+    "keep": "keep CARD — keep a card; once you have six, the rest is discarded face down",
     "give": "give CARD — pass a card to your partner",
     "exchange": "exchange CARD — exchange the dix for the turned card",
     "ask": "ask SUIT — name the suit you want from your partner",
     "declare-out": "declare-out — claim you have reached the target (if wrong, your side loses)",
     "concede": "concede — give up this hand",
     "throw-in": "throw-in — throw in the hand without playing it",
+    "tell-meld": "tell-meld — tell your meld with your bid (one number, counted without trump)",
 }
+
+
+def choice_lines(view: dict[str, Any], choices: list[str]) -> list[str]:
+    """What the terminal asks: the task when it needs words (discarding), then the numbered
+    choices and a hint for bids beyond them."""
+    lines = [f"Your turn: {render.doing_text(view)}."] if view["phase"] == "discard" else []
+    lines += [f"  {number}. {render.action_label(view, action)}" for number, action in enumerate(choices, 1)]
+    bids = amounts(view["legal"])
+    if len(bids) > len([a for a in choices if a.startswith("bid ")]):
+        lines.append(f"  … or type 'bid N' for any other bid up to {render.bid_text(view, bids[-1])}.")
+    return lines
 
 
 def menu(view: dict[str, Any]) -> list[str]:

@@ -85,6 +85,14 @@ def bid_text(view: dict[str, Any], amount: int | None) -> str:
     return str(amount)
 
 
+BARE_LABELS = {
+    "declare-out": "Declare out",
+    "concede": "Concede",
+    "throw-in": "Throw in",
+    "tell-meld": "Tell my meld",
+}
+
+
 def action_label(view: dict[str, Any], action: str) -> str:
     """A button label for an action's canonical text (``bid 5`` → ``Smudge`` in partnership pitch)."""
     kind, _, rest = action.partition(" ")
@@ -96,14 +104,19 @@ def action_label(view: dict[str, Any], action: str) -> str:
         return "Pass"
     if kind == "trump":
         return "Trump " + suit_name(rest)
-    if kind in ("meld", "bury", "give", "exchange"):
+    if kind in ("meld", "bury", "give", "exchange", "discard", "keep"):
         cards = pretty_cards(rest.split())
         if kind == "exchange":
             return f"Exchange dix {cards}"
         return f"{kind.capitalize()} {cards}"
     if kind == "ask":
         return "Ask for " + suit_name(rest)
-    return {"declare-out": "Declare out", "concede": "Concede", "throw-in": "Throw in"}.get(kind, action)
+    return BARE_LABELS.get(kind, action)
+
+
+def side_index(view: dict[str, Any], seat: int) -> int:
+    """The side ``seat`` plays on."""
+    return next(index for index, side in enumerate(view["sides"]) if seat in side)
 
 
 def side_label(view: dict[str, Any], side: int, names: Sequence[str]) -> str:
@@ -122,7 +135,17 @@ def describe_event(event: dict[str, Any], view: dict[str, Any], names: Sequence[
     if kind == "pitcher":
         return f"{says(names[event['seat']], 'pitches')} for {bid_text(view, event['bid'])}."
     if kind == "trump":
+        if isinstance(event.get("seat"), int) and view.get("family") == "pitch":
+            return f"{says(names[event['seat']], 'names')} trump: {suit_name(event['suit'])}."
         return f"Trump is {suit_name(event['suit'])}."
+    if kind == "widow_taken":
+        return (
+            f"{says(names[event['seat']], 'takes')} the widow ({count(event['count'], 'card')}, face down)."
+        )
+    if kind == "discard":
+        return f"{says(names[event['seat']], 'has')} discarded {count(event['count'], 'card')}, face down."
+    if kind == "keep":
+        return ""
     if kind == "play":
         return f"{says(names[event['seat']], 'plays')} {pretty(event['card'])}."
     if kind == "trick":
@@ -159,6 +182,8 @@ def describe_pinochle_event(event: dict[str, Any], names: Sequence[str]) -> str 
         )
     if kind == "exchange":
         return f"{says(who, 'exchanges')} the dix {pretty(event['gave'])} for {pretty(event['took'])}."
+    if kind == "meld_told":
+        return f"{says(who, 'tells')} a meld of {event['meld']} (counted without trump)."
     if kind == "exchange_pass":
         return ""
     if kind in ("meld_turn", "draw", "give", "pass_start"):
@@ -183,7 +208,7 @@ def describe_pinochle_event(event: dict[str, Any], names: Sequence[str]) -> str 
     if kind == "concede":
         return f"{says(who, 'concedes')}."
     if kind == "gave_up":
-        return f"{says(who, 'gives')} up ({event.get('reason', '')})."
+        return give_up_text(event.get("reason"), who)
     if kind == "throw_in":
         return f"{says(who, 'throws')} in the hand."
     if kind == "ask":
@@ -192,27 +217,124 @@ def describe_pinochle_event(event: dict[str, Any], names: Sequence[str]) -> str 
     return None
 
 
+def give_up_text(reason: str | None, who: str) -> str:
+    """The line for a double-deck give-up as it happens (a throw-in has its own line already)."""
+    if reason == "no-marriage":
+        return f"{says(who, 'has')} no marriage to name trump with: the bid is lost without play."
+    if reason == "under-20":
+        side = "Your side's" if who == "You" else f"{who}'s side's"
+        return f"{side} meld is under 20: the bid is lost without play."
+    if reason == "throw-in":
+        return ""
+    return f"{says(who, 'gives')} up the hand."
+
+
+GAVE_UP_SUMMARY = {
+    "no-marriage": "{who} had no marriage to name trump with: the hand was not played.",
+    "under-20": "{whose} side had under 20 meld: the bid was lost without play.",
+    "throw-in": "{who} threw in the hand.",
+}
+CONCEDED_SUMMARY = {
+    "forced": "{who} conceded the forced bid without looking at the widow.",
+    "widow": "{who} conceded after seeing the widow.",
+}
+MELD_LOST = {
+    "set": "lost: the bid was not made",
+    "gave-up": "lost: the hand was given up",
+    "under-20": "not scored: under 20",
+    "tricks-under-20": "lost: under 20 in tricks",
+    "giveup-rule": "not scored: the give-up rule",
+}
+"""Why a side's meld was not scored (``meld_lost`` of a double-deck deal report)."""
+
+
+def throw_in_cost(offer: dict[str, Any]) -> str:
+    """``you lose 80; the opponents score their meld 30``: what throwing in costs the bidding side."""
+    meld, bonus = offer["meld"], offer["bonus"]
+    if offer["played"]:
+        rest = "the hand is still played out and the opponents score their meld and tricks"
+    elif meld and bonus:
+        rest = f"the opponents score their meld {meld} and {bonus} for the cards"
+    elif meld:
+        rest = f"the opponents score their meld {meld}"
+    elif bonus:
+        rest = f"the opponents score {bonus} for the cards"
+    else:
+        rest = "the opponents score nothing"
+    return f"you lose {offer['bid']}; {rest}"
+
+
+def throw_in_line(view: dict[str, Any]) -> str:
+    """The bidder's offer to throw in, with its cost (empty when throwing in is not allowed)."""
+    offer = view.get("throw_in_offer")
+    if not offer or "throw-in" not in view.get("legal", ()):
+        return ""
+    why = ""
+    if offer["short"]:
+        why = f"Your side's meld is more than 50 short of your bid of {offer['bid']}. "
+    return f"{why}You may throw in before the first lead: {throw_in_cost(offer)}."
+
+
 def melds_text(melds: Sequence[dict[str, Any]]) -> str:
     """``Pinochle Q♠ J♦ 40, …`` (or ``no meld``)."""
     return ", ".join(f"{m['name']} {pretty_cards(m['cards'])} {m['points']}" for m in melds) or "no meld"
 
 
+POINT_NAMES = {
+    "high": "High",
+    "low": "Low",
+    "jack": "Jack",
+    "off-jack": "Off-Jack",
+    "joker": "Joker",
+    "high-joker": "High Joker",
+    "low-joker": "Low Joker",
+    "three": "Three",
+}
+"""The pitch points before Game, in the count-out order, as players call them."""
+NOT_AWARDED = {
+    "low": "no trump but a joker in play",
+    "jack": "the jack of trump was not dealt",
+    "off-jack": "the off-jack was not dealt",
+    "joker": "the joker was not dealt",
+    "high-joker": "the High Joker was not dealt",
+    "low-joker": "the Low Joker was not dealt",
+}
+
+
+def pitch_points(view: dict[str, Any]) -> list[str]:
+    """The points a deal of this table can have besides Game (the extra trumps' from
+    ``view["trump_rules"]``; the Three only shows when it was awarded)."""
+    points = ["high", "low", "jack"]
+    rules = view.get("trump_rules")
+    if isinstance(rules, dict):
+        if rules.get("off_jack"):
+            points.append("off-jack")
+        points += [{"JK": "joker", "HJ": "high-joker", "LJ": "low-joker"}[code] for code in rules["jokers"]]
+    return points
+
+
 def deal_summary(summary: dict[str, Any], view: dict[str, Any], names: Sequence[str]) -> str:
-    """Who took which point with which card (High, Low and Jack are named: they were played in
-    the deal just scored), each side's game count, whether the bid was made, and the new scores."""
+    """Who took which point with which card (High, Low, Jack and the other point cards are named:
+    they were played in the deal just scored), each side's game count, whether the bid was made,
+    and the new scores."""
     if "awards" not in summary:
         return pinochle_summary(summary, view, names)
     lines = [f"Deal {summary['deal']} — trump {suit_name(summary['trump'])}."]
     awards = {award["point"]: award for award in summary["awards"]}
     values = summary.get("game_values")
-    for point in ("high", "low", "jack"):
+    points = pitch_points(view) + (["three"] if "three" in awards else [])
+    for point in points:
         award = awards.get(point)
         if award is None:
-            why = "the jack of trump was not dealt" if point == "jack" else "not awarded"
-            lines.append(f"  {point.capitalize()}: nobody ({why})")
+            why = NOT_AWARDED.get(point, "not awarded")
+            lines.append(f"  {POINT_NAMES[point]}: nobody ({why})")
             continue
-        card = f" ({pretty(award['card'])})" if award.get("card") else ""
-        lines.append(f"  {point.capitalize()}{card}: {side_label(view, award['side'], names)}")
+        code = award.get("card")
+        named = code and point in ("high", "low", "jack", "three")  # the others name their card
+        card = f" ({pretty(code)})" if named else ""
+        if point == "three":
+            card = f" ({pretty(code)}, 3 points)" if code else " (3 points)"
+        lines.append(f"  {POINT_NAMES[point]}{card}: {side_label(view, award['side'], names)}")
     lines.append("  " + game_point_text(awards.get("game"), values, view, names))
     pitcher = names[summary["pitcher"]]
     verdict = "made it" if summary["made"] else f"{'were' if pitcher == 'You' else 'was'} set back"
@@ -247,19 +369,27 @@ def pinochle_summary(summary: dict[str, Any], view: dict[str, Any], names: Seque
     """A pinochle deal's score (any variant): per side meld, counters and change; the bid; scores."""
     lines = [f"Deal {summary['deal']} — trump {suit_name(summary.get('trump'))}."]
     bidder = summary.get("bidder")
+    who = seat_name(names, bidder)
+    whose = "Your" if who == "You" else f"{who}'s"
     if summary.get("conceded"):
-        lines.append(f"  {seat_name(names, bidder)} conceded ({summary['conceded']}).")
+        text = CONCEDED_SUMMARY.get(summary["conceded"], "{who} conceded.")
+        lines.append("  " + text.format(who=who))
     elif summary.get("gave_up"):
-        lines.append(f"  {seat_name(names, bidder)} gave up the hand ({summary['gave_up']}).")
+        text = GAVE_UP_SUMMARY.get(summary["gave_up"], "{who} gave up the hand.")
+        lines.append("  " + text.format(who=who, whose=whose))
     meld = summary.get("meld")
     meld_counted = _seq(summary.get("meld_counted"))
     counted = _seq(summary.get("counted"))
     counters = summary.get("counters")
     changes = _seq(summary.get("changes"))
+    lost = _seq(summary.get("meld_lost"))
     if isinstance(meld, list):
         for side in range(len(view["sides"])):
             parts = [f"meld {meld[side]}"]
-            if meld_counted is not None and meld_counted[side] != meld[side]:
+            if lost is not None:
+                if lost[side] is not None:
+                    parts[0] += f" ({MELD_LOST.get(lost[side], 'not scored')})"
+            elif meld_counted is not None and meld_counted[side] != meld[side]:
                 parts[0] += " (lost: no trick)"
             if counted is not None:
                 parts.append(f"counters {counted[side]}")
@@ -317,8 +447,7 @@ def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, 
         cards = f" · {count(sizes[seat], 'card')}" if sizes and view["phase"] != "over" else ""
         side = ""
         if len(view["sides"][0]) > 1:
-            index = next(i for i, s in enumerate(view["sides"]) if seat in s)
-            side = f" · team {'ABCDEFGH'[index]}"
+            side = f" · team {'ABCDEFGH'[side_index(view, seat)]}"
         arrow = "▶ " if seat in to_act else ""
         extra = f" ({', '.join(marks)})" if marks else ""
         seat_lines.append(f"{arrow}{seat + 1}. {name}{extra}{side}{cards}")
@@ -327,6 +456,8 @@ def table_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, 
         fields.append(
             ("Bids", ", ".join(f"{names[b['seat']]} {bid_text(view, b['amount'])}" for b in view["bids"]))
         )
+    if view.get("widow_size"):
+        fields.append(("Widow", f"{count(view['widow_size'], 'card')}, face down"))
     if view.get("trump"):
         pitcher = view.get("pitcher")
         bidder = view.get("bidder")
@@ -408,11 +539,73 @@ def pinochle_fields(view: dict[str, Any], names: Sequence[str]) -> list[tuple[st
                 " & ".join(names[s] for s in passing["seats"]) + f" pass {count(passing['count'], 'card')}",
             )
         )
+    offer = view.get("throw_in_offer")
+    bidder = view.get("bidder")
+    if isinstance(offer, dict) and offer.get("short") and isinstance(bidder, int):
+        fields.append(
+            (
+                "Throw in?",
+                f"{side_label(view, side_index(view, bidder), names)} cannot reach the bid of "
+                f"{offer['bid']} (meld more than 50 short): "
+                f"{says(names[bidder], 'decides')} whether to throw in or play",
+            )
+        )
     if "kitty" in view:
         fields.append(("Kitty", count(view["kitty"], "chip")))
     if view.get("counters") and view["phase"] != "over" and any(view["counters"]):
         fields.append(("Counters taken", scores_line(view, view["counters"], names)))
     return fields
+
+
+def seat_lines(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+    """What only this seat's view holds besides the hand (drawn, buried and passed cards, its own
+    meld): shown to that seat alone (the hand panel, the terminal)."""
+    lines = []
+    seat = view.get("seat", -1)
+    if view.get("drew"):
+        lines.append(f"You drew {pretty(view['drew'])} from the stock last (only you see this).")
+    table_cards = view.get("table")
+    if isinstance(table_cards, list) and 0 <= seat < len(table_cards) and table_cards[seat]:
+        cards = pretty_cards(table_cards[seat])
+        lines.append(f"Your melded cards on the table (still yours to play): {cards}")
+    if view.get("buried"):
+        lines.append(f"You buried (only you see these): {pretty_cards(view['buried'])}")
+    if view.get("kept"):
+        lines.append(f"Cards you chose to keep: {pretty_cards(view['kept'])}")
+    if view.get("discarded"):
+        lines.append(f"You discarded (only you see these): {pretty_cards(view['discarded'])}")
+    passing = view.get("passing")
+    if view.get("giving") or (isinstance(passing, dict) and seat in passing.get("waiting", ())):
+        chosen = len(view.get("giving") or [])
+        of = f" of {passing['count']}" if isinstance(passing, dict) and "count" in passing else ""
+        lines.append(f"Cards you chose to pass ({chosen}{of}): {pretty_cards(view.get('giving') or [])}")
+    if view.get("gave"):
+        lines.append(f"You passed: {pretty_cards(view['gave'])}")
+    if view.get("received"):
+        lines.append(received_line(view, names))
+    mine = view.get("my_meld")
+    if isinstance(mine, dict) and mine.get("melds"):
+        lines.append(f"Your meld ({mine['total']}): {melds_text(mine['melds'])}")
+    offer = throw_in_line(view)
+    if offer:
+        lines.append(offer)
+    return lines
+
+
+def received_line(view: dict[str, Any], names: Sequence[str]) -> str:
+    """``You received A♠ K♠ Q♠ from Ann (only you see these).`` (the receiver's view only)."""
+    giver = view.get("received_from")
+    source = f" from {names[giver]}" if isinstance(giver, int) and 0 <= giver < len(names) else ""
+    return f"You received {pretty_cards(view['received'])}{source} (only you see these)."
+
+
+def private_event_line(event: dict[str, Any], view: dict[str, Any], names: Sequence[str]) -> str:
+    """The line only ``view``'s seat sees for a public event (empty when there is none): which
+    cards a pass brought it. ``view`` is that seat's view after the event."""
+    passed = event["type"] == "passed" and event["to"] == view.get("seat")
+    if passed and view.get("received") and view.get("received_from") == event["from"]:
+        return received_line(view, names)
+    return ""
 
 
 PHASE_DOING = {
@@ -421,11 +614,26 @@ PHASE_DOING = {
     "trump": "name trump",
     "widow": "take the widow",
     "bury": "bury cards",
+    "discard": "discard down to six cards",
     "meld": "meld or draw",
     "pass": "pass cards",
     "exchange": "exchange the dix or pass",
     "ask": "ask for a suit",
 }
+
+
+def doing_text(view: dict[str, Any]) -> str:
+    """What the seat of ``view`` is asked to do now (``play a card``, ``bid``, …)."""
+    legal = view.get("legal") or []
+    if legal and str(legal[0]).startswith("keep "):
+        kept = len(view.get("kept") or [])
+        point_cards = len(view["hand"]) - len(legal) - kept  # held, never offered
+        left = 6 - kept - point_cards
+        kept_too = "your point cards are kept: jack, off-jack, jokers, three"
+        return f"choose {count(left, 'more card')} to keep ({kept_too})"
+    if legal and str(legal[0]).startswith("discard "):
+        return f"discard {count(len(view['hand']) - 6, 'card')} (point cards may not be discarded)"
+    return PHASE_DOING.get(view["phase"], "play a card")
 
 
 def status_text(view: dict[str, Any], names: Sequence[str]) -> str:

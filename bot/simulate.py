@@ -56,15 +56,16 @@ def simulate(
     variant: str,
     *,
     games: int,
-    seed: int,
-    players: int | None = None,
+    seed: int | str,
+    players: int | str | None = None,
     seat_levels: list[str] | None = None,
     options: Mapping[str, Any] | None = None,
     max_deals: int = 1000,
 ) -> SimulationResult:
-    """Play ``games`` computer-only games; the seat levels rotate one seat per game."""
+    """Play ``games`` computer-only games; the seat levels rotate one seat per game. ``seed`` and
+    ``players`` may be text as typed (the engine checks them)."""
     probe = new_game(variant, players=players, options=options, seed=seed)
-    count = probe.players
+    count, seed = probe.players, probe.seed
     levels = seat_levels or ["basic"] * count
     if len(levels) != count:
         raise ValueError(f"--seats names {len(levels)} levels for {count} players")

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from bot.ai import Player, decide, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
-from bot.engine.options import resolve_options
+from bot.engine.options import given_options, resolve_options
 from bot.errors import Refusal
 from bot.store import GameRecord, GuildSettings, Store, StoreUnavailable, write_patience
 from bot.upkeep import Upkeep, last_events
@@ -51,12 +51,13 @@ def check_default_options(value: Any) -> dict[str, dict[str, Any]]:
             raise TableError(f"default_options for {variant} must be a mapping of option to value")
         try:
             cls = find_variant(variant)
-            resolved = resolve_options(cls.option_specs, options, cls.name)
-        except EngineError as err:
-            raise TableError(f"default_options: {err}") from None
-        if options:
             # Keep only what was set so later changes to an option's default still apply.
-            out[cls.name] = {name: resolved[name] for name in options}
+            given = given_options(cls.option_specs, options, cls.name)
+            new_game(cls.name, options=given, seed=0)  # the engine refuses unplayable combinations
+        except EngineError as err:
+            raise TableError(f"House rules for {variant}: {err}") from None
+        if given:
+            out[cls.name] = given
     return out
 
 
@@ -251,12 +252,10 @@ class TableManager:
                 "Join it, or its host can end it with /table end."
             )
         cls = find_variant(variant)
-        count = cls.default_players if players is None else players
-        if count not in cls.player_counts:
-            allowed = ", ".join(str(n) for n in cls.player_counts)
-            raise TableError(f"{cls.title} is for {allowed} players, not {count}.")
         defaults = await self._guild_defaults(guild_id, cls.name)
-        resolved = resolve_options(cls.option_specs, {**defaults, **(options or {})}, cls.name)
+        resolved = resolve_options(cls.option_specs, options, cls.name, house=defaults)
+        # The engine checks the player count and the options together, as the game will start.
+        count = new_game(cls.name, players=players, options=resolved, seed=0).players
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
         table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats, message_coming=True)
         table.id = await self.store.games.create(

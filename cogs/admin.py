@@ -29,6 +29,7 @@ from bot.discord_ui import (
     services,
     standings_text,
 )
+from bot.discord_ui.history import league_files, may_attach
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
 
@@ -134,9 +135,11 @@ class AdminCog(commands.Cog):
         require_admin(interaction)
         store = services(interaction).store
         league, rows = await store.leagues.end(interaction.guild_id or 0)
+        files = await league_files(store, interaction.guild, league, rows, allowed=may_attach(interaction))
         await interaction.response.send_message(
             **limits.checked(content="🏆 League over! " + standings_text(league, rows)),
             allowed_mentions=discord.AllowedMentions.none(),
+            files=files,
         )
         await store.leagues.mark_posted(league.id)  # else the league clock posts them where it began
 

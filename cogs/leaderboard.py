@@ -25,6 +25,16 @@ from bot.discord_ui import (
     services_of,
     standings_text,
 )
+from bot.discord_ui.history import (
+    CHART_FILE,
+    STANDINGS_FILE,
+    as_file,
+    board_files,
+    league_files,
+    may_attach,
+    stats_chart,
+)
+from bot.discord_ui.pictures import can_attach
 from bot.errors import Refusal
 from bot.store import StoreError
 from bot.store.ratings import default_rating
@@ -38,9 +48,10 @@ UNRATED = "no rated games here yet (games with computer players are unrated unle
 
 async def board_message(
     interaction: discord.Interaction, family: str | None, league_id: int | None, order: str, page: int
-) -> tuple[discord.Embed, discord.ui.View]:
-    """One page of the leaderboard with Previous/Next buttons. Until someone has played a rated
-    game every rating is 0, so the board goes by wins and shows no rating."""
+) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
+    """One page of the leaderboard with Previous/Next buttons, and the page as a compact card
+    (the text stays). Until someone has played a rated game every rating is 0, so the board goes
+    by wins and shows no rating."""
     if order not in ORDER_NAMES or (league_id or 0) >= 2**63:  # a forged or damaged button
         raise Refusal("That leaderboard button is damaged. Use /leaderboard show for a fresh one.")
     store = services(interaction).store
@@ -74,7 +85,12 @@ async def board_message(
     view.add_item(BoardButton(family, league_id, order, page - 1, "Previous", disabled=page == 0))
     view.add_item(BoardButton(family, league_id, order, page + 1, "Next", disabled=page >= pages - 1))
     limits.check(embed=embed, view=view)
-    return embed, view
+    files = await board_files(
+        store, interaction.guild, title, rows, rated=rated, allowed=may_attach(interaction)
+    )
+    if files:
+        embed.set_image(url=f"attachment://{STANDINGS_FILE}")
+    return embed, view, files
 
 
 class BoardButton(
@@ -98,8 +114,10 @@ class BoardButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            embed, view = await board_message(interaction, self.family, self.league_id, self.order, self.page)
-            await interaction.response.edit_message(embed=embed, view=view)
+            embed, view, files = await board_message(
+                interaction, self.family, self.league_id, self.order, self.page
+            )
+            await interaction.response.edit_message(embed=embed, view=view, attachments=files)
 
         await answering(interaction, work)
 
@@ -142,7 +160,11 @@ async def post_standings(bot: discord.Client) -> int:
             await store.leagues.mark_posted(league.id)
             continue
         rows = await store.leagues.standings(league.id)
-        await channel.send(**limits.checked(content="🏆 League over! " + standings_text(league, rows)))
+        guild = bot.get_guild(league.guild_id)
+        files = await league_files(store, guild, league, rows, allowed=can_attach(channel))
+        await channel.send(
+            **limits.checked(content="🏆 League over! " + standings_text(league, rows)), files=files
+        )
         await store.leagues.mark_posted(league.id)
         posted += 1
     return posted
@@ -187,13 +209,18 @@ class LeaderboardCog(commands.Cog):
             if running is None:
                 raise Refusal("No league is running here. An admin can start one with /admin league-start.")
             league_id = running.id
-        embed, view = await board_message(interaction, game, league_id, order, 0)
-        await interaction.response.send_message(embed=embed, view=view)
+        embed, view, files = await board_message(interaction, game, league_id, order, 0)
+        await interaction.response.send_message(embed=embed, view=view, files=files)
 
     @app_commands.command(name="stats", description="A player's games, wins, streaks and ratings here")
+    @app_commands.describe(
+        user="Whose stats (default: yours)", share="Show them to the channel (default: only you)"
+    )
     @app_commands.guild_only()
     @answers_refusals
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None, share: bool = False
+    ) -> None:
         who = user or interaction.user
         stats = await services(interaction).store.boards.player_stats(interaction.guild_id or 0, who.id)
         embed = discord.Embed(title=limits.clip(f"Stats — {who.display_name}", limits.EMBED_TITLE))
@@ -221,7 +248,17 @@ class LeaderboardCog(commands.Cog):
             ],
             inline=("Games", "Streaks", "Average score", "Favourite"),
         )
-        await reply(interaction, None, embed=embed)
+        chart = None
+        if may_attach(interaction):  # the trend as a picture; the Ratings field says it in words
+            chart = await stats_chart(services(interaction).store, interaction.guild_id or 0, who.id,
+                                      who.display_name)  # fmt: skip
+        files = [as_file(chart, CHART_FILE)] if chart is not None else []
+        if files:
+            embed.set_image(url=f"attachment://{CHART_FILE}")
+        if share:
+            await interaction.response.send_message(**limits.checked(embed=embed), files=files)
+        else:
+            await reply(interaction, None, embed=embed, files=files)
 
     @league.command(name="status", description="The running league's standings")
     @answers_refusals
@@ -231,7 +268,8 @@ class LeaderboardCog(commands.Cog):
         if league is None:
             raise Refusal("No league is running here.")
         rows = await store.leagues.standings(league.id)
-        await reply(interaction, standings_text(league, rows))
+        files = await league_files(store, interaction.guild, league, rows, allowed=may_attach(interaction))
+        await reply(interaction, standings_text(league, rows), files=files)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -88,9 +88,36 @@ def test_simulate_prints_wins_points_and_speed() -> None:
     assert "games/s" in result.stdout
 
 
-@pytest.mark.parametrize("variant", ["pitch", "pitch-partnership"])
+@pytest.mark.parametrize("variant", ["pitch", "pitch-partnership", "pitch-10", "pitch-joker", "pitch-smudge"])
 def test_simulate_runs_each_pitch_variant(variant: str) -> None:
     assert main(["simulate", variant, "--games", "3"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("pitch-10", 4), ("pitch-10", 6), ("pitch-joker", 3), ("pitch-smudge", 4)]
+)
+def test_play_the_new_pitch_variants_to_the_end_choosing_the_first_option(variant: str, players: int) -> None:
+    argv = ["play", variant, "--players", str(players), "--seed", "4"]
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO("1\n" * 5000), out) == 0
+    text = out.getvalue()
+    assert "Game over:" in text, text[-2000:]
+    assert "Deal 1 —" in text and "Scores:" in text
+    assert "[gap]" not in text
+
+
+def test_pitch_10_in_the_terminal_widow_trump_keep_and_discard() -> None:
+    argv = ["play", "pitch-10", "--seed", "1", "--option", "target=31"]
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO("bid 9\n" + "1\n" * 5000), out) == 0
+    text = out.getvalue()
+    assert "Game over:" in text
+    assert "You take the widow (18 cards, face down)." in text
+    assert "Your turn: choose 2 more cards to keep (your point cards are kept" in text
+    assert "  1. Keep Q♠" in text
+    assert "names trump:" in text
+    assert "Your turn: discard 3 cards (point cards may not be discarded)." in text
+    assert "Off-Jack" in text and "High Joker" in text and "Three (3" in text
 
 
 PINOCHLE_SHORT = {
@@ -103,6 +130,7 @@ PINOCHLE_SHORT = {
     "double-deck": ["match=deal"],
     "double-deck-npa": ["match=deal"],
     "double-deck-pass": ["match=deal"],
+    "double-deck-jim-davis": ["match=deal"],
     "double-deck-toby-thomas": ["match=deal"],
 }
 
@@ -165,3 +193,24 @@ def test_the_terminal_lists_the_next_bids_and_takes_any_typed_bid() -> None:
     assert menu_lines[6] == "  … or type 'bid N' for any other bid up to 1000."
     assert len(menu_lines) == 7  # not 92 lines
     assert "You bid 990." in text and "You win the bid at 990." in text
+
+
+def test_the_terminal_shows_you_the_cards_passed_to_you_and_counts_the_cards_you_choose() -> None:
+    """Double-deck's pass is face down (spec §8): the receiver — and only it — sees which cards
+    arrived; the public line says how many; the passer sees how many it has chosen so far."""
+    for seed in range(1, 30):
+        argv = ["play", "double-deck-pass", "--seed", str(seed), "--option", "match=deal"]
+        out = io.StringIO()
+        assert play_command(build_parser().parse_args(argv), io.StringIO("1\n" * 5000), out) == 0
+        lines = out.getvalue().splitlines()
+        to_you = [i for i, line in enumerate(lines) if line.endswith("passed 3 cards to You.")]
+        if not to_you:
+            continue
+        received = lines[to_you[0] + 1]
+        assert received.startswith("You received ") and received.endswith("(only you see these).")
+        assert " from Computer 3 " in received and len(received.split(" from ")[0].split()) == 2 + 3
+        assert any(line.startswith("Cards you chose to pass (1 of 3): ") for line in lines)
+        to_others = [i for i, line in enumerate(lines) if "passed 3 cards to Computer" in line]
+        assert to_others and not any(lines[i + 1].startswith("You received") for i in to_others)
+        return
+    pytest.fail("no seed put you in the pass")

@@ -5,7 +5,8 @@ trump, one more shows aces, each further point shows 10 meld; later, a raise of 
 a jump of two or more shows 10 meld a point, up to 60) and reads its partner's bids the same way. It
 names the trump that gives the most meld and tricks; as the bidder's partner it passes trumps (the
 asked suit before trump), aces and pinochle cards while keeping its own meld, and as the bidder it
-passes back what it needs least. The bidder throws in when the bid cannot be made. Card play
+passes back what it needs least. The bidder throws in when the bid looks lost and throwing in
+gives the opponents less than playing on would. Card play
 follows the crawl rules (it only ever sees legal plays) and counts the cards: copies not yet seen,
 who is void in what, and who could not head a trick (so holds nothing higher); it takes counters with
 the cheapest card nobody after it can beat and gives counters to a partner who will take the trick.
@@ -21,7 +22,7 @@ from bot.ai.base import register_level
 from bot.engine import Action, Card, Kind, Rank, Suit
 from bot.engine.meld import MeldTable, meld_total
 from bot.engine.pinochle.common import STRENGTH
-from bot.engine.pinochle.double_deck import RANKS_80, DoubleDeck
+from bot.engine.pinochle.double_deck import RANKS_80, TRICK_POINTS, DoubleDeck
 
 _CARD: dict[str, Card] = {}
 COUNTER = {Rank.ACE: 1, Rank.TEN: 1, Rank.KING: 1}
@@ -285,15 +286,23 @@ class DoubleDeckPlayer:
 
     # ----- throw-in ---------------------------------------------------------------------------
     def should_throw_in(self, view: dict[str, Any]) -> bool:
-        if view["options"]["giveup"] == "play":
+        """Throw in when the bid looks lost and throwing in gives the opponents less than playing
+        on would (their meld and the tricks we would not take), by the offer's own figures."""
+        offer = view.get("throw_in_offer")
+        if not offer or offer["played"]:
             return False  # the hand is played out anyway: keep the chance of making the bid
         hand = cards(view["hand"])
         trump = Suit.parse(view["trump"])
         scale = view["scale"]
         side = side_of(view, view["seat"])
         meld = view["side_meld"][side] if view["meld_laid"][side] else 0
-        need = (view["high_bid"] or 0) - meld
-        return bool(need > (trick_strength(hand, trump) + 6) * scale)
+        expected = (trick_strength(hand, trump) + 6) * scale
+        if not offer["short"] and offer["bid"] - meld <= expected:
+            return False
+        other = 1 - side
+        their_meld = view["side_meld"][other] if view["meld_laid"][other] else 0
+        played_out = their_meld + max(0, TRICK_POINTS * scale - expected)
+        return bool(offer["meld"] + offer["bonus"] <= played_out)
 
     # ----- card play --------------------------------------------------------------------------
     def choose_play(self, view: dict[str, Any], plays: list[Action]) -> Action:

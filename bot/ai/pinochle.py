@@ -12,7 +12,7 @@ from typing import Any
 from bot.ai.base import register_level
 from bot.engine import Action, Card, Kind, Rank, Suit
 from bot.engine.meld import FOUR_HAND, NINETY_SIX, SINGLE_DECK, MeldTable, count_meld, identify, meld_total
-from bot.engine.pinochle.common import POINTS, RANKS_48, RANKS_64, STRENGTH, round_counters
+from bot.engine.pinochle.common import POINTS, RANKS_48, RANKS_64, STRENGTH, counted_counters
 
 COUNTERS = POINTS["standard"]
 _CARD_CACHE: dict[str, Card] = {}
@@ -85,7 +85,8 @@ class PinochlePlayer:
         if target is None:
             return False
         side = self.side(view, view["seat"])
-        total = view["scores"][side] + round_counters(view["counters"][side])
+        count = view["options"].get("count", "standard")
+        total = view["scores"][side] + counted_counters(view["counters"][side], count)
         side_meld = view.get("side_meld")
         if side_meld is not None and view["tricks_won"][side]:
             total += side_meld[side]

@@ -58,7 +58,10 @@ def table_view(table: Table) -> discord.ui.View | None:
     return None
 
 
-CARD_KINDS = ("meld", "bury", "give", "exchange")
+CARD_KINDS = ("meld", "bury", "give", "exchange", "discard", "keep")
+MORE_GROUPS = ("card", "more", "rest")
+"""Select groups for card actions beyond one select's 25 options (ten-point pitch: the pitcher
+chooses six of 27 cards)."""
 ROWS = 5
 SELECT_MAX = 25
 
@@ -84,9 +87,15 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     simple = [a for a in legal if a not in plays and a not in bids and a not in card_actions]
     risky = [a for a in simple if a in IRREVERSIBLE]  # asked about first, on a row of their own
     simple = [a for a in simple if a not in risky]
+    card_chunks = [card_actions[i : i + SELECT_MAX] for i in range(0, len(card_actions), SELECT_MAX)]
     groups = [
         (name, group)
-        for name, group in (("bid", bids), ("card", card_actions), ("do", simple), ("risky", risky))
+        for name, group in (
+            ("bid", bids),
+            *zip(MORE_GROUPS, card_chunks, strict=False),
+            ("do", simple),
+            ("risky", risky),
+        )
         if group
     ]
     card_rows = ROWS - len(groups)
@@ -106,6 +115,7 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
     elif plays:
         ui.add_item(ActSelect(table.id, version, plays, render_label=label, group="play"))
     for name, group in groups:
+        row, first = len(ui.to_components()), len(ui.children)
         if name == "bid":
             add_bid_controls(ui, table, view, group)
         elif name == "risky":
@@ -115,7 +125,19 @@ def hand_view(table: Table, seat: int, view: dict[str, Any]) -> discord.ui.View:
                 ui.add_item(ActButton(table.id, version, action, label=label(action)))
         else:
             ui.add_item(ActSelect(table.id, version, group[:SELECT_MAX], render_label=label, group=name))
+        on_row(ui, ui.children[first:], row)
     return ui
+
+
+def on_row(ui: discord.ui.View, items: list[discord.ui.Item[Any]], row: int) -> None:
+    """Put ``items`` (one group, at most a row) on ``row``: discord.py would otherwise fill the
+    gaps of earlier rows, mixing a group's buttons with the cards."""
+    if row >= ROWS:
+        return
+    for item in items:
+        ui.remove_item(item)
+        item.row = row
+        ui.add_item(item)
 
 
 # ----- answering clicks ----------------------------------------------------------------------------
@@ -374,6 +396,8 @@ SELECT_PLACEHOLDER = {
     "play": "Play a card…",
     "bid": "Bid…",
     "card": "Choose cards…",
+    "more": "More cards…",
+    "rest": "More cards…",
     "do": "Choose…",
 }
 

@@ -106,8 +106,7 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
         lines.append(f"Last trick: {render.trick_text(last['plays'], names)} → {names[last['winner']]}")
     legal = view["legal"]
     if legal and seat in view["to_act"]:
-        doing = render.PHASE_DOING.get(view["phase"], "play a card")
-        lines.append(f"**Your turn:** {doing}.")
+        lines.append(f"**Your turn:** {render.doing_text(view)}.")
         if "declare-out" in legal:
             lines.append("You may also **Declare out** now (right or wrong).")
     else:
@@ -122,26 +121,7 @@ def hand_text(table: Table, seat: int, view: dict[str, Any]) -> str:
 
 def private_lines(view: dict[str, Any], seat: int, names: list[str]) -> list[str]:
     """What only this seat's view holds besides the hand (buried, passed, own meld …)."""
-    lines = []
-    if view.get("drew"):
-        lines.append(f"You drew {render.pretty(view['drew'])} from the stock last (only you see this).")
-    table_cards = view.get("table")
-    if isinstance(table_cards, list) and seat < len(table_cards) and table_cards[seat]:
-        lines.append(
-            f"Your melded cards on the table (still yours to play): {render.pretty_cards(table_cards[seat])}"
-        )
-    if view.get("buried"):
-        lines.append(f"You buried (only you see these): {render.pretty_cards(view['buried'])}")
-    if view.get("giving"):
-        lines.append(f"Cards you chose to pass: {render.pretty_cards(view['giving'])}")
-    if view.get("gave"):
-        lines.append(f"You passed: {render.pretty_cards(view['gave'])}")
-    if view.get("received"):
-        lines.append(f"You received: {render.pretty_cards(view['received'])}")
-    mine = view.get("my_meld")
-    if isinstance(mine, dict) and mine.get("melds"):
-        lines.append(f"Your meld ({mine['total']}): {render.melds_text(mine['melds'])}")
-    return lines
+    return render.seat_lines(view, names)
 
 
 def standings_text(league: League, rows: list[Any]) -> str:

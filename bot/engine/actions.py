@@ -1,7 +1,8 @@
 """Actions a seat can take, with one canonical text form used by logs, the terminal and Discord.
 
 Text forms: ``pass``, ``bid 3``, ``play 10H``, ``trump H``, ``meld QS JD``, ``bury 9H 9C JD``,
-``give 9H 9C JD``, ``declare-out``, ``concede``, ``throw-in``, ``exchange 9H``, ``ask H``.
+``give 9H 9C JD``, ``declare-out``, ``concede``, ``throw-in``, ``exchange 9H``, ``ask H``,
+``discard 9H``, ``keep AH``.
 """
 
 from __future__ import annotations
@@ -29,11 +30,14 @@ class Kind(Enum):
     THROW_IN = "throw-in"
     EXCHANGE = "exchange"
     ASK = "ask"
+    DISCARD = "discard"
+    KEEP = "keep"
+    TELL_MELD = "tell-meld"
 
 
 _NEEDS_AMOUNT = {Kind.BID}
 _NEEDS_SUIT = {Kind.TRUMP, Kind.ASK}
-_NEEDS_CARDS = {Kind.PLAY, Kind.MELD, Kind.BURY, Kind.GIVE, Kind.EXCHANGE}
+_NEEDS_CARDS = {Kind.PLAY, Kind.MELD, Kind.BURY, Kind.GIVE, Kind.EXCHANGE, Kind.DISCARD, Kind.KEEP}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,10 @@ PASS = Action(Kind.PASS)
 DECLARE_OUT = Action(Kind.DECLARE_OUT)
 CONCEDE = Action(Kind.CONCEDE)
 THROW_IN = Action(Kind.THROW_IN)
-_BARE: dict[Kind, Action] = {action.kind: action for action in (PASS, DECLARE_OUT, CONCEDE, THROW_IN)}
+TELL_MELD = Action(Kind.TELL_MELD)
+_BARE: dict[Kind, Action] = {
+    action.kind: action for action in (PASS, DECLARE_OUT, CONCEDE, THROW_IN, TELL_MELD)
+}
 TRUMP_OF: dict[Suit, Action] = {suit: Action(Kind.TRUMP, suit=suit) for suit in Suit}
 """``trump S`` … by suit."""
 ASK_OF: dict[Suit, Action] = {suit: Action(Kind.ASK, suit=suit) for suit in Suit}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from enum import Enum, unique
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from bot.engine.errors import BadCard
 
@@ -92,16 +92,22 @@ _RANK_WORDS["t"] = Rank.TEN
 
 
 class Card:
-    """One playing card. Instances are interned per (suit, rank) and immutable."""
+    """One playing card. Instances are interned per (suit, rank) and immutable.
 
-    __slots__ = ("code", "id", "pretty", "rank", "suit")
-    _interned: ClassVar[dict[tuple[Suit, Rank], Card]] = {}
+    Jokers (``Card.joker("JK")``, ``"HJ"``, ``"LJ"``) are cards too, interned per code, with
+    ``is_joker`` set. Their ``suit`` and ``rank`` are placeholders (spades, two) that carry no
+    meaning: only a variant that deals jokers meets them, and it looks them up in its own tables.
+    """
+
+    __slots__ = ("code", "id", "is_joker", "pretty", "rank", "suit")
+    _interned: ClassVar[dict[tuple[Suit, Rank] | str, Card]] = {}
 
     suit: Suit
     rank: Rank
     id: int
     code: str
     pretty: str
+    is_joker: bool
 
     def __new__(cls, suit: Suit, rank: Rank) -> Card:
         card = cls._interned.get((suit, rank))
@@ -112,13 +118,37 @@ class Card:
             object.__setattr__(card, "id", suit.index * 13 + rank.index)
             object.__setattr__(card, "code", f"{rank.value}{suit.value}")
             object.__setattr__(card, "pretty", f"{rank.value}{suit.symbol}")
+            object.__setattr__(card, "is_joker", False)
             cls._interned[(suit, rank)] = card
+        return card
+
+    @classmethod
+    def joker(cls, code: str) -> Card:
+        """The (interned) joker ``JK`` (a single joker), ``HJ`` (High Joker) or ``LJ`` (Low Joker)."""
+        key = code.strip().upper()
+        card = cls._interned.get(key)
+        if card is None:
+            if key not in JOKER_NAMES:
+                raise BadCard(f"{code!r} is not a joker: use JK, HJ or LJ")
+            card = object.__new__(cls)
+            for name, value in (
+                ("suit", Suit.SPADES),
+                ("rank", Rank.TWO),
+                ("id", 52 + list(JOKER_NAMES).index(key)),
+                ("code", key),
+                ("pretty", JOKER_NAMES[key]),
+                ("is_joker", True),
+            ):
+                object.__setattr__(card, name, value)
+            cls._interned[key] = card
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
 
-    def __reduce__(self) -> tuple[type[Card], tuple[Suit, Rank]]:
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if self.is_joker:
+            return (Card.joker, (self.code,))
         return (Card, (self.suit, self.rank))
 
     def __repr__(self) -> str:
@@ -129,14 +159,20 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse card text such as ``10H``, ``th``, ``QS``, ``10♥`` or ``9c`` (any case)."""
+        """Parse card text such as ``10H``, ``th``, ``QS``, ``10♥`` or ``9c`` (any case), or a
+        joker's code (``JK``, ``HJ``, ``LJ``)."""
         match = _CARD_RE.fullmatch(text.strip())
         if match is None:
+            if text.strip().upper() in JOKER_NAMES:
+                return cls.joker(text)
             raise BadCard(f"{text!r} is not a card: write rank then suit, e.g. 10H, QS, 9C, AD (or 10♥)")
         rank = _RANK_WORDS[match.group(1).lower()]
         suit = Suit.parse(match.group(2))
         return cls(suit, rank)
 
+
+JOKER_NAMES = {"JK": "Joker", "HJ": "High Joker", "LJ": "Low Joker"}
+"""Each joker's code and the name shown for it (a lone joker; the two jokers of a 54-card pack)."""
 
 _CARD_RE = re.compile(r"(10|[2-9]|[tjqka])\s*([shdc♠♥♦♣♤♡♢♧])", re.IGNORECASE)
 

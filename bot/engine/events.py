@@ -43,6 +43,8 @@ class Phase(StrEnum):
     """The bid's winner names trump."""
     BURY = "bury"
     """Three-hand: the bidder buries cards."""
+    DISCARD = "discard"
+    """Ten-point pitch: everyone discards down to six cards."""
     MELD = "meld"
     """Two-hand: the trick's winner may meld before drawing."""
     PLAY = "play"
@@ -65,6 +67,7 @@ class EventType(StrEnum):
     BIDDER = "bidder"
     FORCED_BID = "forced_bid"
     WIDOW = "widow"
+    WIDOW_TAKEN = "widow_taken"
     TRUMP = "trump"
     ASK = "ask"
     EXCHANGE = "exchange"
@@ -74,10 +77,13 @@ class EventType(StrEnum):
     GIVE = "give"
     PASSED = "passed"
     BURY = "bury"
+    DISCARD = "discard"
+    KEEP = "keep"
     MELD = "meld"
     MELD_TURN = "meld_turn"
     MELD_SHOWN = "meld_shown"
     MELDS = "melds"
+    MELD_TOLD = "meld_told"
     DRAW = "draw"
     PLAYOFF = "playoff"
     THROW_IN = "throw_in"
@@ -122,7 +128,8 @@ class SeatMeldJSON(TypedDict):
 
 
 class AwardJSON(TypedDict):
-    """A pitch point (High, Low, Jack, Game): who took it and, in the deal's report, with which card."""
+    """A pitch point (High, Low, Jack, Off-Jack, a joker, Three, Game): who took it and, in the deal's
+    report, with which card."""
 
     point: str
     side: int
@@ -176,6 +183,14 @@ class WidowEvent(TypedDict):
     type: Literal["widow"]
     seat: int
     cards: list[str]
+
+
+class WidowTakenEvent(TypedDict):
+    """Ten-point pitch: the pitcher (``seat``) takes the ``count`` cards of the widow, unseen."""
+
+    type: Literal["widow_taken"]
+    seat: int
+    count: int
 
 
 class TrumpEvent(TypedDict):
@@ -247,6 +262,22 @@ class BuryEvent(TypedDict):
     count: int
 
 
+class DiscardEvent(TypedDict):
+    """Ten-point pitch: ``seat`` has discarded ``count`` cards this deal, face down."""
+
+    type: Literal["discard"]
+    seat: int
+    count: int
+
+
+class KeepEvent(TypedDict):
+    """Ten-point pitch: ``seat`` chose a card to keep (``count`` so far; which one stays hidden)."""
+
+    type: Literal["keep"]
+    seat: int
+    count: int
+
+
 # ----- meld ------------------------------------------------------------------------------------------
 class MeldEvent(TypedDict):
     """Two-hand: ``seat`` melded ``name`` (``cards``) for ``points``."""
@@ -283,6 +314,14 @@ class MeldsEvent(TypedDict):
     laid: NotRequired[list[bool]]
 
 
+class MeldToldEvent(TypedDict):
+    """Double-deck, option meld-info: ``seat`` told its meld with its bid (counted without trump)."""
+
+    type: Literal["meld_told"]
+    seat: int
+    meld: int
+
+
 class DrawEvent(TypedDict):
     """Two-hand: both drew from the stock (``stock`` cards left)."""
 
@@ -305,7 +344,7 @@ class ThrowInEvent(TypedDict):
 
 
 class GaveUpEvent(TypedDict):
-    """Double-deck: the bidding side gives up before play (``reason``: no-marriage, under-20, short,
+    """Double-deck: the bidding side gives up before play (``reason``: no-marriage, under-20,
     throw-in)."""
 
     type: Literal["gave_up"]
@@ -424,6 +463,8 @@ class DoubleDeckDealScored(TypedDict):
     played: bool
     meld: list[int]
     meld_counted: list[int]
+    meld_lost: list[str | None]
+    """Why a side's meld was not scored: set, gave-up, under-20, tricks-under-20, giveup-rule."""
     counters: list[int]
     tricks_won: list[int]
     last_trick: int
@@ -489,6 +530,7 @@ AnyEvent = (
     | BidderEvent
     | ForcedBidEvent
     | WidowEvent
+    | WidowTakenEvent
     | TrumpEvent
     | AskEvent
     | ExchangeEvent
@@ -498,10 +540,13 @@ AnyEvent = (
     | GiveEvent
     | PassedEvent
     | BuryEvent
+    | DiscardEvent
+    | KeepEvent
     | MeldEvent
     | MeldTurnEvent
     | MeldShownEvent
     | MeldsEvent
+    | MeldToldEvent
     | DrawEvent
     | PlayoffEvent
     | ThrowInEvent
@@ -526,6 +571,7 @@ EVENT_TYPES: dict[EventType, tuple[type, ...]] = {
     EventType.BIDDER: (BidderEvent,),
     EventType.FORCED_BID: (ForcedBidEvent,),
     EventType.WIDOW: (WidowEvent,),
+    EventType.WIDOW_TAKEN: (WidowTakenEvent,),
     EventType.TRUMP: (TrumpEvent,),
     EventType.ASK: (AskEvent,),
     EventType.EXCHANGE: (ExchangeEvent,),
@@ -535,10 +581,13 @@ EVENT_TYPES: dict[EventType, tuple[type, ...]] = {
     EventType.GIVE: (GiveEvent,),
     EventType.PASSED: (PassedEvent,),
     EventType.BURY: (BuryEvent,),
+    EventType.DISCARD: (DiscardEvent,),
+    EventType.KEEP: (KeepEvent,),
     EventType.MELD: (MeldEvent,),
     EventType.MELD_TURN: (MeldTurnEvent,),
     EventType.MELD_SHOWN: (MeldShownEvent,),
     EventType.MELDS: (MeldsEvent,),
+    EventType.MELD_TOLD: (MeldToldEvent,),
     EventType.DRAW: (DrawEvent,),
     EventType.PLAYOFF: (PlayoffEvent,),
     EventType.THROW_IN: (ThrowInEvent,),

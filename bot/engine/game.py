@@ -18,7 +18,7 @@ from bot.engine.actions import Action, Kind, parse_action
 from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
 from bot.engine.events import Event, OutcomeJSON
-from bot.engine.options import OptionSpec, resolve_options
+from bot.engine.options import OptionSpec, resolve_options, whole_number
 
 _PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
 
@@ -66,22 +66,22 @@ class Game(ABC):
 
     def __init__(
         self,
-        players: int,
+        players: int | str,
         options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
+        seed: int | str | None = None,
         *,
         decks: Sequence[Sequence[Card]] | None = None,
         dealer: int | None = None,
     ) -> None:
-        if players not in self.player_counts:
-            counts = ", ".join(str(n) for n in self.player_counts)
-            raise EngineError(f"{self.name} is played by {counts} players, not {players}")
-        self.players = players
+        players = self.players = self.check_players(players)
         self.options: dict[str, Any] = resolve_options(self.option_specs, options, self.name)
-        self.seed: int = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
+        self.seed = random.SystemRandom().randrange(2**53) if seed is None else whole_number("seed", seed)
         self.decks: tuple[tuple[Card, ...], ...] = self.check_decks(decks or ())
-        if dealer is not None and not 0 <= dealer < players:
-            raise EngineError(f"there is no seat {dealer} to deal at this {players}-player table")
+        if dealer is not None:
+            seats = f"a seat number from 0 to {players - 1}"
+            dealer = whole_number("dealer", dealer, seats)
+            if not 0 <= dealer < players:
+                raise EngineError(f"dealer must be {seats} at this {players}-player table; got {dealer}")
         self.first_dealer: int | None = dealer
         self.log: list[tuple[int, Action]] = []
         self.outcome: Outcome | None = None
@@ -92,6 +92,28 @@ class Game(ABC):
             next(i for i, side in enumerate(self.sides) if seat in side) for seat in range(players)
         )
         self.start()
+
+    @classmethod
+    def check_players(cls, raw: int | str) -> int:
+        """``raw`` as a player count this variant is played by (text such as ``"4"`` is read as a
+        number), or ``EngineError`` naming what is allowed.
+
+        >>> find_variant("pitch").check_players(4.0)
+        Traceback (most recent call last):
+        bot.engine.errors.EngineError: players must be a whole number from 2 to 7 for pitch; got 4.0
+        """
+        counts = cls.player_counts
+        if len(counts) == 1:
+            allowed = str(counts[0])
+        elif counts == tuple(range(counts[0], counts[-1] + 1)):
+            allowed = f"a whole number from {counts[0]} to {counts[-1]}"
+        else:
+            allowed = ", ".join(str(n) for n in counts[:-1]) + f" or {counts[-1]}"
+        allowed += f" for {cls.name}"
+        count = whole_number("players", raw, allowed)
+        if count not in counts:
+            raise EngineError(f"players must be {allowed}; got {count}")
+        return count
 
     # ----- what a variant provides -------------------------------------------------------------
     def make_sides(self) -> tuple[tuple[int, ...], ...]:
@@ -352,9 +374,9 @@ def variant_names() -> list[str]:
 def new_game(
     variant: str,
     *,
-    players: int | None = None,
+    players: int | str | None = None,
     options: Mapping[str, Any] | None = None,
-    seed: int | None = None,
+    seed: int | str | None = None,
     decks: Sequence[Sequence[Card]] | None = None,
     dealer: int | None = None,
 ) -> Game:
@@ -365,6 +387,10 @@ def new_game(
     ``dealer`` names the first dealer instead of drawing one. ``to_json`` keeps both, so such a
     game replays like any other.
 
+    Every value is checked here, once, and a bad one raises ``EngineError`` naming the field, the
+    value and what is allowed: ``players`` and ``seed`` are whole numbers (or text spelling one, as
+    typed on a command line; never rounded), option names and values are case-insensitive.
+
     >>> game = new_game("pinochle-4", seed=1)
     >>> game.players, game.to_act, str(game.public_view()["phase"])
     (4, (2,), 'exchange')
@@ -372,7 +398,7 @@ def new_game(
     ['exchange 9H', 'pass']
     >>> new_game("pitch", players=9)
     Traceback (most recent call last):
-    bot.engine.errors.EngineError: pitch is played by 2, 3, 4, 5, 6, 7 players, not 9
+    bot.engine.errors.EngineError: players must be a whole number from 2 to 7 for pitch; got 9
     >>> pack = new_game("pitch", seed=1).pack()  # unshuffled: the deal pops cards off the end
     >>> game = new_game("pitch", players=2, seed=1, decks=[pack], dealer=0)
     >>> game.view(1)["hand"], game.to_json()["setup"]["dealer"]

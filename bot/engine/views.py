@@ -7,7 +7,7 @@ readers and for code that wants to narrow (``cast(PitchSeatView, game.view(seat)
 
 # No "from __future__ import annotations": TypedDict reads NotRequired from evaluated annotations.
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from bot.engine.events import DealSummary, OutcomeJSON, SeatMeldJSON
 
@@ -64,16 +64,34 @@ class SeatKeys(TypedDict):
 
 
 # ----- pitch -----------------------------------------------------------------------------------------
+class TrumpRulesJSON(TypedDict):
+    """Pitch with extra trumps: the off-jack, the jokers' codes and whether one joker ranks low."""
+
+    off_jack: bool
+    jokers: list[str]
+    joker_low: bool
+
+
 class PitchView(TableView):
     first_dealer_draws: int
     bids: list[BidJSON]
     high_bid: int | None
     bid_names: dict[str, str]
     pitcher: int | None
+    trump_rules: NotRequired[TrumpRulesJSON]
+    """Only with an off-jack or jokers."""
+    trumps: NotRequired[list[str] | None]
+    """Only with an off-jack or jokers: every trump of the deal, high to low, once trump is known."""
+    widow_size: NotRequired[int]
+    """Ten-point pitch: cards in the widow (0 once the pitcher took it)."""
 
 
 class PitchPrivate(TypedDict):
     hand: list[str]
+    kept: NotRequired[list[str]]
+    """Ten-point pitch: the cards chosen to keep so far (while choosing)."""
+    discarded: NotRequired[list[str]]
+    """Ten-point pitch: the seat's own discards this deal."""
 
 
 class PitchSeatView(PitchView, PitchPrivate, SeatKeys):
@@ -188,11 +206,27 @@ class DoubleDeckPassingJSON(TypedDict):
     waiting: list[int]
 
 
+class ThrowInOfferJSON(TypedDict):
+    """Double-deck: what throwing in costs the bidding side now."""
+
+    bid: int
+    """The bid the bidding side loses."""
+    meld: int
+    """The opponents' meld, as the give-up rule scores it."""
+    bonus: int
+    """What the give-up rule adds for the cards (meld+25, meld+50)."""
+    played: bool
+    """giveup=play: the hand is played out anyway and the opponents score their tricks."""
+    short: bool
+    """The bidding side's meld is more than 50 short of the bid: it cannot make it."""
+
+
 class DoubleDeckView(PinochleView):
     bids: list[BidJSON]
     high_bid: int | None
     bidder: int | None
     min_bid: int
+    meld_told: list[int | None]
     ask: str | None
     melds: list[SeatMeldJSON] | None
     side_meld: list[int] | None
@@ -201,6 +235,7 @@ class DoubleDeckView(PinochleView):
     passed: bool
     gave_up: str | None
     throw_in: bool
+    throw_in_offer: ThrowInOfferJSON | None
     scale: int
 
 
@@ -209,6 +244,8 @@ class DoubleDeckPrivate(TypedDict):
     giving: list[str]
     gave: list[str]
     received: list[str]
+    received_from: int | None
+    """The seat whose pass brought ``received`` (only the receiver sees which cards)."""
     my_meld: SeatMeldJSON | None
 
 

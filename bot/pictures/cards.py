@@ -2,8 +2,9 @@
 
 The renderers take card *text* (``"10♠"``, ``"10S"``, ``"th"`` or ``str(card)`` of an engine card),
 never engine objects, so they stay decoupled from the engine's classes. Known cards are parsed by the
-engine's own parser; anything it rejects (a joker ``"JK"``, a rank some future variant adds) becomes
-an *unknown* card drawn with its own label instead of failing the whole picture.
+engine's own parser; a joker (``"JK"``, ``"HJ"``, ``"LJ"``) and anything the parser rejects (a rank
+some future variant adds) become *unknown* cards drawn with their own label instead of failing the
+whole picture.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def parse_card(value: str) -> CardSpec:
         card = Card.parse(text)
     except BadCard:
         return _unknown(text)
+    if card.is_joker:  # no suit to draw: the face carries its code as a label
+        return CardSpec(card.code, None, card.pretty, known=False)
     return CardSpec(card.rank.value, card.suit.value, card.pretty, known=True)
 
 

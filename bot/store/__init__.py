@@ -20,6 +20,7 @@ retried for a moment, then ``StoreUnavailable`` says which:
 - ``store.boards``: page, count, player_stats, reset, export_csv
 - ``store.leagues``: start, active, get, list, due, end, unposted, mark_posted, standings
 - ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
+- ``store.history``: count, recent, rating_trend, results_trend, game_in_guild (history, replays)
 
 The rating arithmetic is the pure ``bot.store.ratings.rate``. The store imports nothing of the
 engine, the table manager or Discord: it checks shapes and stores JSON.
@@ -35,6 +36,7 @@ from bot.store.boards import Boards
 from bot.store.database import Database, Tx, write_patience
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal, StoreUnavailable
 from bot.store.games import Games
+from bot.store.history import GameHistory
 from bot.store.leagues import Leagues
 from bot.store.migrations import Migration, load_migrations, migrations_dir
 from bot.store.players import PlayerPrefs, Players
@@ -95,6 +97,7 @@ class Store:
         self.boards = Boards(db)
         self.leagues = Leagues(db)
         self.players = Players(db)
+        self.history = GameHistory(db)
 
     @classmethod
     async def open(

@@ -92,7 +92,7 @@ def view_timeout_tasks() -> list[Any]:
 # A deal's report names cards of the deal it scores (which card was High, Low or Jack, what the
 # bidder buried): they were played or shown in that deal, and the next deal is already dealt when
 # the report is posted, so the audit of hidden cards leaves those notes out.
-PAST_DEAL_CARDS = re.compile(r"^  (?:(?:High|Low|Jack) \([^)]*\):|.* had buried .*$)", re.MULTILINE)
+PAST_DEAL_CARDS = re.compile(r"^  (?:(?:High|Low|Jack|Three) \([^)]*\):|.* had buried .*$)", re.MULTILINE)
 
 
 def without_past_deal_cards(text: str) -> str:

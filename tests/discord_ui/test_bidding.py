@@ -58,6 +58,25 @@ def test_every_legal_bid_is_within_three_clicks(variant: str) -> None:
         assert set(clicks.values()) == {1}  # pitch: one button per bid
 
 
+def row_kind(custom_id: str) -> str:
+    """Which group of the hand a control belongs to: cards, bids, or the other choices."""
+    if ":play " in custom_id or custom_id.endswith(":play"):
+        return "cards"
+    if ":bid " in custom_id or custom_id.startswith("tn:bidamt:"):
+        return "bids"
+    return "other"
+
+
+@pytest.mark.parametrize("variant", AUCTIONS)
+def test_the_bid_controls_have_a_row_of_their_own(variant: str) -> None:
+    """discord.py fills the gaps of earlier rows: the bids must not sit among the cards."""
+    table, seat, view = first_bid_decision(variant)
+    rows = hand_view(table, seat, view).to_components()
+    kinds = [{row_kind(c["custom_id"]) for c in row["components"]} for row in rows]
+    assert all(len(kind) == 1 for kind in kinds), kinds
+    assert kinds.count({"bids"}) == 1, kinds
+
+
 def test_quick_bids_follow_uneven_ladders() -> None:
     ladder = [*range(50, 61), *range(65, 501, 5)]  # by 1 to 60, then by 5
     assert quick_bids(ladder) == [50, 60, 100]

@@ -12,6 +12,7 @@ import pytest
 from bot.discord_ui import TABLE_ITEMS, ActButton, ActSelect, LobbyButton, SeatButton
 from bot.discord_ui.bidding import OtherBidButton
 from bot.discord_ui.confirm import AskButton, ConfirmButton
+from bot.discord_ui.history import HistoryButton, HistoryReplaySelect, ReplayButton, ReplayDealSelect
 from bot.discord_ui.rules import RulesButton
 from cogs.admin import ResetButton
 from cogs.leaderboard import BoardButton
@@ -31,6 +32,10 @@ TEMPLATES = {
     AskButton: r"tn:ask:(?P<tid>\d+):(?P<ver>\d+):(?P<action>[a-z-]+)",
     ConfirmButton: r"tn:confirm:(?P<tid>\d+):(?P<ver>\d+):(?P<op>[a-z-]+)",
     RulesButton: r"tn:rules:(?P<variant>[a-z0-9-]+):(?P<page>\d+):(?P<label>[a-z]+)",
+    HistoryButton: r"tn:hist:(?P<user>\d{1,20}):(?P<page>-?\d{1,6}):(?P<label>[A-Za-z]+)",
+    HistoryReplaySelect: r"tn:hist:replay",
+    ReplayButton: r"tn:rp:(?P<gid>\d{1,19}):(?P<deal>\d{1,6}):(?P<page>\d{1,4}):(?P<op>prev|next)",
+    ReplayDealSelect: r"tn:rpdeal:(?P<gid>\d{1,19})",
 }
 
 
@@ -67,6 +72,10 @@ MADE = [
     (ConfirmButton(7, 12, "concede"), "tn:confirm:7:12:concede"),
     (ConfirmButton(7, 0, "cancel"), "tn:confirm:7:0:cancel"),
     (RulesButton("double-deck-npa", 2, "next"), "tn:rules:double-deck-npa:2:next"),
+    (HistoryButton(2**63, -1, "Previous"), f"tn:hist:{2**63}:-1:Previous"),
+    (HistoryReplaySelect([(5, "pitch", 0.0)]), "tn:hist:replay"),
+    (ReplayButton(2**63 - 1, 99999, 20, "next"), f"tn:rp:{2**63 - 1}:99999:20:next"),
+    (ReplayDealSelect(2**63 - 1), f"tn:rpdeal:{2**63 - 1}"),
 ]
 
 

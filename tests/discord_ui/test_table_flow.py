@@ -212,9 +212,9 @@ async def test_only_host_or_admin_can_start_and_end(world: Any) -> None:
 async def test_one_table_per_channel_and_bad_options(world: Any) -> None:
     env, channel, alice, bob, _ = world
     r = await alice.slash(channel, "table new", game="pitch", options="target=12")
-    assert r.ephemeral and "valid values are 7/9/11/21" in r.response.content
+    assert r.ephemeral and "valid values are 7/9/10/11/21" in r.response.content
     r = await alice.slash(channel, "table new", game="pitch", players=9)
-    assert r.ephemeral and "not 9" in r.response.content
+    assert r.ephemeral and "players must be a whole number from 2 to 7 for pitch; got 9" in r.response.content
     await alice.slash(channel, "table new", game="pitch", options="smudge=on target=21")
     table = table_of(env.bot, channel.id)
     assert table.options["smudge"] is True and table.options["target"] == 21

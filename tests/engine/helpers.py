@@ -50,7 +50,7 @@ def score_pitch_deal(
     tricks_won: list[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Score a finished deal described directly: who was dealt what and which side took what."""
-    game.trump = Suit.parse(trump)
+    game.set_trump(Suit.parse(trump))
     game.pitcher = pitcher
     game.high_bid = bid
     game.phase = Phase.PLAY
@@ -81,3 +81,56 @@ def pitch_card_places(game: PitchBase) -> Counter[Card]:
     for pile in game.taken:
         places.update(pile)
     return places
+
+
+def stacked_pitch_game(
+    variant: str,
+    hands: dict[int, str],
+    *,
+    dealer: int,
+    players: int,
+    options: dict[str, Any] | None = None,
+    widow: str = "",
+) -> PitchBase:
+    """A pitch game (any variant, any hand size) whose first deal gives ``hands`` (seat → cards)
+    and leaves ``widow`` undealt, dealt by ``dealer``; seats not named get cards from the rest of
+    the pack. Built through the position-setup hook (``new_game(decks=..., dealer=...)``)."""
+    game = new_game(variant, players=players, options=options, seed=1)
+    assert isinstance(game, PitchBase)
+    chosen = {seat: parse_cards(text) for seat, text in hands.items()}
+    left = parse_cards(widow)
+    rest = Counter(game.pack())
+    for cards in [*chosen.values(), left]:
+        rest.subtract(cards)
+    assert all(n >= 0 for n in rest.values()), "a card is given twice"
+    spare = sorted(rest.elements(), key=lambda card: card.id)
+    random.Random(7).shuffle(spare)
+    size = sum(game.packets())
+    for seat in range(players):
+        if seat not in chosen:
+            chosen[seat], spare = spare[:size], spare[size:]
+        assert len(chosen[seat]) == size, (seat, chosen[seat])
+    order = [(dealer + 1 + k) % players for k in range(players)]
+    popped: list[Card] = []
+    start = 0
+    for packet in game.packets():
+        popped += [card for seat in order for card in chosen[seat][start : start + packet]]
+        start += packet
+    deck = left + spare + popped[::-1]
+    new = new_game(variant, players=players, options=options, seed=1, decks=[deck], dealer=dealer)
+    assert isinstance(new, PitchBase)
+    return new
+
+
+def run_script(game: Game, script: str) -> list[dict[str, Any]]:
+    """Apply ``script`` (``s1 bid 2, s2 pass, s1 play 8S``: each step names the seat that must be
+    the one to act) and return every event."""
+    events: list[dict[str, Any]] = []
+    for step in script.replace("\n", ",").split(","):
+        if not step.strip():
+            continue
+        seat_text, action = step.split(maxsplit=1)
+        seat = int(seat_text.removeprefix("s"))
+        assert game.to_act == (seat,), f"{step.strip()}: waiting for {game.to_act}"
+        events += game.apply(seat, action)
+    return events

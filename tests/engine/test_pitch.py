@@ -310,7 +310,7 @@ def test_target_option(target: int) -> None:
 def test_target_option_rejects_other_values() -> None:
     from bot.engine import BadOption
 
-    with pytest.raises(BadOption, match="valid values are 7/9/11/21"):
+    with pytest.raises(BadOption, match="valid values are 7/9/10/11/21"):
         pitch(target=15)
 
 

@@ -126,7 +126,10 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
     try:
         assert "resumed 1 unfinished table(s)" in bot.output()
         try:
-            await fake.wait_for_request("PATCH", rf"^/channels/{fake.channel_id}/messages/\d+$", since=mark)
+            # A restart on a loaded machine can take longer than a click's deadline: give it 20 s.
+            await fake.wait_for_request(
+                "PATCH", rf"^/channels/{fake.channel_id}/messages/\d+$", timeout=20.0, since=mark
+            )
         except AssertionError as err:
             raise AssertionError(f"{err}\n{bot.output()}") from None
         game = await wait_for_turn(db, game_id, ALICE)

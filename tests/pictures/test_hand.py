@@ -105,7 +105,7 @@ def test_unknown_cards_are_drawn_with_their_label() -> None:
     png, alt = render_hand(["JK", "AS", "11♠", "joker", "🃏", "王"])
     image = decode(png)
     assert image.width > 3 * FACE_W // 2
-    assert alt == "Your hand (6 cards): JK A♠ 11♠ joker 🃏 王."
+    assert alt == "Your hand (6 cards): Joker A♠ 11♠ joker 🃏 王."
 
 
 def test_an_empty_hand_is_an_empty_place() -> None:

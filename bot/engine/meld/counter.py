@@ -191,8 +191,9 @@ def _special_trump(counts: Sequence[int], trump: Suit, table: MeldTable, melds: 
     best: tuple[int, int, int, int, int] = (-1, 0, 0, 0, 0)  # value, runs, royals, in-run royal, level
     for f in range(flushes + 1):
         if table.run_lends_royal and f:
-            counted = pairs + min(f, abs(kings - queens))
-            royals = counted if counted > f else 0
+            # Toby Thomas: a K Q pair to spare beyond the runs makes every K Q pair count as
+            # royal marriages, the runs' own included; a lone spare K or Q marries nothing.
+            royals = pairs if pairs > f else 0
         elif table.flush_contains_royal:
             royals = pairs - f
         else:
@@ -215,12 +216,13 @@ def _special_trump(counts: Sequence[int], trump: Suit, table: MeldTable, melds: 
         if royals:
             kind = table.royal_marriage
             if table.run_lends_royal and f:
-                # The run's K Q count again: list only the cards beside the runs.
-                king, queen = pair_cards(trump)
-                cards = (king,) * max(0, kings - f) + (queen,) * max(0, queens - f)
+                # The runs' K Q count again: the line shows every K Q it counts.
                 whose = "the runs'" if f > 1 else "the run's"
                 name = f"{kind.name(royals)} (with {whose} K Q)"
-                melds.append(Meld(kind.key, name, kind.klass, cards, kind.points(royals), royals, trump))
+                cards = pair_cards(trump) * royals
+                # Its own class, so ``used_cards`` does not ask for the runs' K Q twice.
+                klass = f"{kind.klass}+run"
+                melds.append(Meld(kind.key, name, klass, cards, kind.points(royals), royals, trump))
             else:
                 _add(melds, kind, royals, pair_cards(trump), trump)
         if in_run:

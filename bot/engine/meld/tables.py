@@ -91,7 +91,7 @@ MELD_VALUES: dict[str, dict[str, Values]] = {
     "standard": STANDARD_VALUES,
     "book": {**STANDARD_VALUES, "run": (15, 30, 45, 60), "pinochle": (4, 30, 45, 300)},
     "npa": {**STANDARD_VALUES, "run": (25, 150, 225, 300), "pinochle": (15, 30, 60, 90)},
-    # None: "—" in the source; [gap] scored as the highest value listed.
+    # None: "—" in the source, scored as the standard value or the highest listed, whichever is more.
     "toby-thomas": {
         "run": (15, 150, 500, None),
         "royal": (4, 30, 60, 240),
@@ -105,17 +105,15 @@ MELD_VALUES: dict[str, dict[str, Values]] = {
 }
 
 
-def _tiers(name: str, values: Values, scale: int) -> dict[int, tuple[int, str]]:
+def _tiers(name: str, values: Values, scale: int, standard: Values) -> dict[int, tuple[int, str]]:
+    """The tiers of one row; a "—" (None) takes the standard table's value or the highest value
+    listed in the row, whichever is more (the Toby Thomas table says its values are increased)."""
     out: dict[int, tuple[int, str]] = {}
-    listed = 0
-    listed_word = ""
+    highest = max(value for value in values if value is not None)
     for index, value in enumerate(values):
-        label = f"{_WORDS[index]}{name}"
         if value is None:
-            out[index + 1] = (listed * scale, f"{label} (scored as the {listed_word.strip() or 'single'})")
-        else:
-            listed, listed_word = value, _WORDS[index]
-            out[index + 1] = (value * scale, label)
+            value = max(highest, standard[index] or 0)
+        out[index + 1] = (value * scale, f"{_WORDS[index]}{name}")
     return out
 
 
@@ -141,23 +139,21 @@ def double_deck_table(
         parts.append(f"double-roundhouse-{double_roundhouse}")
     if scale != 1:
         parts.append("100-aces")
+
+    def tiers(row: str, label: str) -> dict[int, tuple[int, str]]:
+        return _tiers(label, values[row], scale, STANDARD_VALUES[row])
+
     return MeldTable(
         name="double-deck/" + "+".join(parts),
-        flush=MeldKind("flush", "I", _tiers("run", values["run"], scale)),
-        royal_marriage=MeldKind("royal-marriage", "I", _tiers("royal marriage", values["royal"], scale)),
-        marriage=MeldKind("marriage", "I", _tiers("marriage", values["marriage"], scale)),
+        flush=MeldKind("flush", "I", tiers("run", "run")),
+        royal_marriage=MeldKind("royal-marriage", "I", tiers("royal", "royal marriage")),
+        marriage=MeldKind("marriage", "I", tiers("marriage", "marriage")),
         arounds=tuple(
-            (
-                rank,
-                MeldKind(
-                    _AROUND_KEYS[rank],
-                    "III",
-                    _tiers(f"{_AROUND_KEYS[rank]} around", values[_AROUND_KEYS[rank]], scale),
-                ),
-            )
+            (rank, MeldKind(key, "III", tiers(key, f"{key} around")))
             for rank in AROUND_RANKS
+            for key in (_AROUND_KEYS[rank],)
         ),
-        pinochle=MeldKind("pinochle", "II", _tiers("pinochle", values["pinochle"], scale)),
+        pinochle=MeldKind("pinochle", "II", tiers("pinochle", "pinochle")),
         dix=None,
         flush_contains_royal=not toby,
         run_lends_royal=toby,

@@ -91,6 +91,13 @@ def round_counters(points: int) -> int:
     return points - units + (10 if units >= 7 else 0)
 
 
+def counted_counters(points: int, count: str = "standard") -> int:
+    """What counters add to a score: rounded to tens (``round_counters``) under the standard count,
+    whose card values make odd totals; the simplified counts (``tens-fives``, ``tens``) are always
+    multiples of 5 and count as taken, so two sides of 125 score 125 each, not 120."""
+    return round_counters(points) if count == "standard" else points
+
+
 def codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [card.code for card in cards]
 
@@ -142,6 +149,7 @@ class PinochleGame(Game):
         )
         self.check_options()
         self.points: dict[Card, int] = self.counter_values()
+        self.count_mode = str(self.options.get("count", "standard"))
         self.scores: list[int] = [0] * len(self.sides)
         self.deal_no = 0
         self.target: int | None = self.match_target()
@@ -424,7 +432,11 @@ class PinochleGame(Game):
 
     def declared_total(self, side: int) -> int:
         """What ``side`` would have on declaring out now (score + counters so far, rounded)."""
-        return self.scores[side] + round_counters(self.taken[side])
+        return self.scores[side] + self.counted(self.taken[side])
+
+    def counted(self, points: int) -> int:
+        """``points`` of counters as they add to a score (``counted_counters`` with this game's count)."""
+        return counted_counters(points, self.count_mode)
 
     def declare_out(self, seat: int) -> list[Event]:
         """Play stops; the declarer's side wins if its total reaches the target, else it loses."""

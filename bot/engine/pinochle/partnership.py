@@ -29,7 +29,6 @@ from bot.engine.pinochle.common import (
     PinochleGame,
     codes,
     meld_json,
-    round_counters,
 )
 from bot.engine.prose import rules_prose
 
@@ -52,7 +51,7 @@ PASS_OPTION = OptionSpec(
 RULES_OPTION = OptionSpec(
     "rules",
     "partnership",
-    "partnership: turned trump, dix exchange, declaring out (§6); auction: bidding from 100 (§7)",
+    "partnership: turned trump, dix exchange, declaring out; auction: bidding from 100, no turned card",
     ("partnership", "auction"),
 )
 
@@ -304,7 +303,7 @@ class PartnershipBase(PinochleGame):
     # ----- scoring --------------------------------------------------------------------------
     def side_deal_total(self, side: int) -> int:
         meld = self.side_meld[side] if self.tricks_won[side] else 0
-        return meld + round_counters(self.taken[side])
+        return meld + self.counted(self.taken[side])
 
     def declared_total(self, side: int) -> int:
         return self.scores[side] + self.side_deal_total(side)
@@ -331,7 +330,7 @@ class PartnershipBase(PinochleGame):
             "meld": self.side_meld[:],
             "meld_counted": [self.side_meld[s] if self.tricks_won[s] else 0 for s in sides],
             "counters": self.taken[:],
-            "counted": [round_counters(t) for t in self.taken],
+            "counted": [self.counted(t) for t in self.taken],
             "tricks_won": self.tricks_won[:],
             "last_trick": self.last_trick_side,
             "changes": changes,

@@ -117,6 +117,8 @@ class ThreeHand(PinochleGame):
             return []
         phase = self.phase
         if phase is _PLAYING:
+            if self.concede_open():
+                return [*self.strict_play_actions(seat), CONCEDE]
             return self.strict_play_actions(seat)
         if phase is _BIDDING:
             floor = self.high_bid + BID_STEP if self.high_bid else MIN_BID
@@ -128,6 +130,11 @@ class ThreeHand(PinochleGame):
         if phase is _BURYING:
             return [*card_actions(Kind.BURY, self.buryable(seat)), CONCEDE]
         return []
+
+    def concede_open(self) -> bool:
+        """Whether the bidder, who leads, may still concede: after burying, until the first lead
+        (§5: "after seeing the widow the bidder may concede")."""
+        return not self.tricks and not self.trick
 
     def buryable(self, seat: int) -> list[Card]:
         """Cards not used in the meld (all cards once only meld cards are left)."""
@@ -332,7 +339,8 @@ class ThreeHand(PinochleGame):
                 f"Bury {WIDOW - len(self.buried)} more card(s) not used in your meld ('bury 9C'), or concede."
             )
         if kind is Kind.CONCEDE:
-            return "It is too late to concede: the play has begun."
+            late = "It is too late to concede: the first card has been led."
+            return late if seat == self.bidder else "Only the bidder may concede."
         if kind is not Kind.PLAY:
             return "The cards are being played: play a card."
         return self.explain_play(seat, action.cards[0], self.hands[seat])

@@ -31,7 +31,6 @@ from bot.engine.pinochle.common import (
     SORT_KEY,
     PinochleGame,
     codes,
-    round_counters,
 )
 from bot.engine.prose import rules_prose
 
@@ -286,7 +285,7 @@ class TwoHand(PinochleGame):
 
     # ----- scoring --------------------------------------------------------------------------
     def score_deal(self) -> list[Event]:
-        counted = [round_counters(points) for points in self.taken]
+        counted = [self.counted(points) for points in self.taken]
         for seat in (0, 1):
             self.scores[seat] += counted[seat]
         summary: dict[str, Any] = {

@@ -189,25 +189,34 @@ TOBY = "double-deck-toby-thomas"
 @pytest.mark.parametrize(
     ("cards", "points"),
     [
-        ("AH 10H KH KH QH QH JH", 45),  # 15 + 30
-        ("AH 10H KH KH KH QH QH JH", 75),  # 15 + 60
-        ("AH AH 10H 10H KH KH KH QH QH JH JH", 210),  # 150 + 60
+        ("AH 10H KH KH QH QH JH", 45),  # 15 + 30, as printed
+        ("AH 10H KH KH KH QH QH QH JH", 75),  # 15 + 60 (printed with one Q too few)
+        ("AH AH 10H 10H KH KH KH QH QH QH JH JH", 210),  # 150 + 60 (idem)
+        ("AH 10H KH KH QH JH", 15),  # a lone spare K is no marriage
+        ("AH 10H KH KH KH QH QH JH", 45),  # two K-Q pairs: 15 + 30
+        ("AH AH 10H 10H KH KH KH QH QH JH JH", 150),  # no K-Q pair to spare beside two runs
     ],
 )
-def test_the_three_toby_thomas_examples(cards: str, points: int) -> None:
-    """The reading (rules_text): beside a run with a royal marriage to spare, the royal marriages
-    are one multiple meld that includes the run's own K Q, and each run's K or Q marries one
-    spare Q or K: copies = pairs + min(runs, |kings - queens|)."""
+def test_the_toby_thomas_examples_as_the_spec_reads_them(cards: str, points: int) -> None:
+    """Spec §8: "when a player holds a spare trump K and Q beyond the run(s), the royal marriages
+    are counted over all K-Q pairs, the run's included ... So A-10-K-K-Q-J (a lone spare K) = 15,
+    and A-10-K-K-K-Q-Q-J (two K-Q pairs) = 45"."""
     assert total(cards, variant=TOBY) == points
     assert total(cards, meld="toby-thomas") == points
     assert meld_total(parse_cards(cards), Suit.HEARTS, double_deck_table("toby-thomas")) == points
 
 
-def test_toby_thomas_example_melds_are_named() -> None:
-    result = meld_hand(TOBY, "H", "AH 10H KH KH KH QH QH JH")
-    assert sorted((m.name, m.points) for m in result.melds) == [
-        ("run", 15),
-        ("triple royal marriage (with the run's K Q)", 60),
+def test_the_issue_13_meld_command_gives_15_for_a_lone_spare_king(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["meld", "double-deck-toby-thomas", "--trump", "H", "AH", "10H", "KH", "KH", "QH", "JH"]
+    assert main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 15
+
+
+def test_toby_thomas_example_melds_are_named_and_show_every_card_they_count() -> None:
+    result = meld_hand(TOBY, "H", "AH 10H KH KH KH QH QH QH JH")
+    assert sorted((m.name, m.points, " ".join(c.code for c in m.cards)) for m in result.melds) == [
+        ("run", 15, "AH 10H KH QH JH"),
+        ("triple royal marriage (with the run's K Q)", 60, "KH QH KH QH KH QH"),
     ]
 
 
@@ -219,14 +228,18 @@ def test_toby_thomas_example_melds_are_named() -> None:
         ("KH QH " * 3, 60),
         ("KH QH " * 4, 240),
         ("AH 10H KH QH JH " * 3, 500),  # triple run
-        # Four runs' worth: a quadruple run is 500 ("—": the highest listed [gap]), but shown as a
+        # Four runs' worth: a quadruple run is 500 ("—": the highest listed, above 300), but shown as a
         # triple run with the fourth K Q to spare it is 500 + quadruple royal 240 (the best).
         ("AH 10H KH QH JH " * 4, 740),
-        ("AH 10H QH JH " * 4 + "KH KH KH", 740),  # the fourth Q marries a run's K
+        ("AH 10H QH JH " * 4 + "KH KH KH", 500),  # the fourth Q has no K: a triple run
+        ("AH 10H KH QH JH " * 4, 740),
         ("QS JD " * 3, 90),
         ("QS JD " * 4, 360),
         ("AS AH AD AC " * 2, 100),
-        ("AS AH AD AC " * 3, 100),  # "—": the double's 100 [gap]
+        # "—": the standard value or the highest listed, whichever is more.
+        ("AS AH AD AC " * 3, 150),
+        ("AS AH AD AC " * 4, 200),
+        ("KS KH KD KC " * 4, 400),
         ("KS KH KD KC " * 3, 400),
         ("QS QH QD QC " * 3, 300),
         ("JS JH JD JC " * 3, 200),

@@ -346,3 +346,19 @@ def test_fast_total_agrees_with_the_listed_melds(table: MeldTable, copies: int, 
         hand, trump = deck[:size], rng.choice(list(Suit))
         result = count_meld(hand, trump, table)
         assert meld_total(hand, trump, table) == result.total == sum(m.points for m in result.melds)
+
+
+@pytest.mark.parametrize("variant", ["pinochle-6", "pinochle-8"])
+def test_the_rules_say_how_four_flushes_score_and_the_counter_agrees(variant: str) -> None:
+    """Spec §3 (96 cards): "every other quadruple is a flat 3000", so a quadruple flush is worth no
+    more than a triple flush (2 x 1500); the rules text must say how four flushes score, and the
+    counter must score them so."""
+    from bot.engine.prose import rules_prose
+
+    text = rules_prose(variant)
+    assert "Four flushes" in text and "3000 + 40 = 3040" in text
+    four = count_meld(parse_cards("AH 10H KH QH JH " * 4), Suit.HEARTS, NINETY_SIX)
+    three_and_spare = count_meld(parse_cards("AH 10H KH QH JH " * 3 + "KH QH"), Suit.HEARTS, NINETY_SIX)
+    assert four.total == three_and_spare.total == 3040
+    assert sorted(m.name for m in four.melds) == ["royal marriage", "triple flush"]
+

@@ -328,3 +328,49 @@ def test_96_card_deal_counters_total_490() -> None:
         events = game.apply(seat, rng.choice(game.legal_actions(seat)))
         check_cards(game)
     assert sum(next(e for e in events if e["type"] == "deal_scored")["counters"]) == 490
+
+
+@pytest.mark.parametrize("variant", ["pinochle-4", "pinochle-4-auction", "pinochle-6"])
+def test_simplified_counts_score_the_counters_as_taken(variant: str) -> None:
+    """§2: tens-fives counts A,10 = 10 and K,Q = 5, so every total is a multiple of 5; the §4
+    rounding (7 up, else dropped) is for the standard count's odd values and would drop every 5
+    (two sides of 125 would score 120 each). Under tens-fives a side scores 125 for 125."""
+    seen_five = False
+    for seed in range(1, 30):
+        game = four(variant, seed, count="tens-fives", match="deal")
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act[0]
+            events = game.apply(seat, rng.choice(game.legal_actions(seat)))
+        scored = next(e for e in events if e["type"] == "deal_scored")
+        assert scored["counted"] == scored["counters"]
+        seen_five = seen_five or any(points % 10 == 5 for points in scored["counters"])
+        if seen_five:
+            break
+    assert seen_five
+
+
+def test_the_standard_count_is_still_rounded_to_tens() -> None:
+    game = four(match="deal")
+    rng = random.Random(3)
+    while not game.is_over:
+        seat = game.to_act[0]
+        events = game.apply(seat, rng.choice(game.legal_actions(seat)))
+    scored = next(e for e in events if e["type"] == "deal_scored")
+    assert scored["counted"] == [
+        points - points % 10 + (10 if points % 10 >= 7 else 0) for points in scored["counters"]
+    ]
+    assert all(points % 10 == 0 for points in scored["counted"])
+
+
+def test_declaring_out_under_tens_fives_counts_a_five() -> None:
+    game = four(count="tens-fives")
+    game = rig_hands(game, {0: S0, 1: S1, 2: S2, 3: S3}, dealer=3)
+    game.apply(1, "pass")
+    game.scores = [905, 500]
+    game.side_meld = [0, 0]
+    game.taken = [95, 0]
+    game.tricks_won = [1, 0]
+    game.invalidate()
+    game.apply(2, "declare-out")  # 905 + 95 = 1000 (rounding would make it 905 + 90 = 995)
+    assert game.outcome is not None and game.outcome.winning_sides == (0,)

@@ -182,10 +182,36 @@ def test_set_single_option_a_set_costs_single_and_a_concession_half() -> None:
     assert _settle(game, bid=350, trump="D", meld=0, tricks=0, conceded="widow")["changes"] == [-9, 3, 3]
 
 
-def test_too_late_to_concede_once_play_begins() -> None:
+def test_the_bidder_may_concede_after_burying_until_the_first_lead() -> None:
+    """§5: "After seeing the widow the bidder may concede and pay single" — the rules text says
+    until the first lead, so burying does not close the window (issue 13's repro: seed 7)."""
+    game = three(seed=7)
+    bidder = game.to_act[0]
+    play(game, (bidder, "bid 300"))
+    while game.phase == "bidding":
+        play(game, (game.to_act[0], "pass"))
+    play(game, (bidder, "trump S"))
+    for _ in range(3):
+        bury = next(a for a in game.legal_actions(bidder) if a.kind.value == "bury")
+        game.apply(bidder, bury)
+    assert game.phase == "play" and game.to_act == (bidder,)
+    assert "concede" in [str(a) for a in game.legal_actions(bidder)]
+    events = game.apply(bidder, "concede")
+    scored = next(e for e in events if e["type"] == "deal_scored")
+    assert scored["conceded"] == "widow" and scored["changes"][bidder] == -9  # single: 3 chips x 3
+
+
+def test_too_late_to_concede_once_the_first_card_is_led() -> None:
     game = rigged()
     play(game, (0, "bid 300"), (1, "pass"), (2, "pass"), (0, "trump H"))
-    play(game, (0, "bury AS"), (0, "bury AS"), (0, "bury 10C"))
+    play(game, (0, "bury AS"), (0, "bury AS"), (0, "bury 10C"), (0, "play AH"))
+    assert "concede" not in [str(a) for a in game.legal_actions(1)]
+    play(game, (1, next(str(a) for a in game.legal_actions(1))))
+    with pytest.raises(IllegalAction, match="Only the bidder may concede"):
+        game.apply(2, "concede")
+    play(game, (2, next(str(a) for a in game.legal_actions(2))))
+    while game.to_act != (0,):
+        play(game, (game.to_act[0], next(str(a) for a in game.legal_actions(game.to_act[0]))))
     with pytest.raises(IllegalAction, match="too late to concede"):
         game.apply(0, "concede")
 

@@ -15,10 +15,11 @@ byte-identical (``test_playthroughs.py``); regenerate after an intended change w
 and explain the diff in the commit.
 
 The seats are seeded random players with two biases that let whole games end: in an auction they
-pass (or concede a forced bid) half the time and otherwise mostly make the lowest bid, now and
-then one of the next twenty (uniform random bids up to 500 set the bidder nearly every deal and
-scores sink for ever); and they declare out only when the claim wins (a random false claim would
-end every game in its first deal). Everything else is a uniform choice among the legal actions,
+pass (or concede a forced bid; with option meld-info, tell their meld a third of those times) half
+the time and otherwise mostly make the lowest bid, now and then one of the next twenty (uniform
+random bids up to 500 set the bidder nearly every deal and scores sink for ever); and they declare
+out only when the claim wins (a random false claim would end every game in its first deal).
+Everything else is a uniform choice among the legal actions,
 in the order ``legal_actions`` lists them.
 """
 
@@ -54,6 +55,8 @@ def _short_options(variant: str) -> dict[str, Any]:
     """Options making a short game: one deal where the variant has ``match=deal``, else a short one."""
     if variant == "pinochle-3":
         return {"deals": 1}
+    if variant == "pitch-10":
+        return {"target": 31}
     if variant.startswith("pitch"):
         return {"target": 7}
     return {"match": "deal"}
@@ -84,6 +87,23 @@ def playthroughs() -> list[Playthrough]:
         Playthrough("pitch.7.txt", "pitch", {"target": 7, "old-high-low": True}, players=7),
         Playthrough("pitch-partnership.old.txt", "pitch-partnership", {"target": 11, "old-high-low": True}),
         Playthrough(
+            "pitch.jokers.txt",
+            "pitch",
+            {"target": 7, "off-jack": True, "jokers": 2, "joker-lead": "name"},
+            seed=3,
+            players=3,
+        ),
+        Playthrough(
+            "pitch.slam.txt", "pitch", {"target": 7, "slam": True, "dealer-steal": True}, seed=4, players=3
+        ),
+        Playthrough(
+            "pitch-10.six.txt",
+            "pitch-10",
+            {"target": 31, "three": False, "end": "bid-out"},
+            seed=5,
+            players=6,
+        ),
+        Playthrough(
             "double-deck.rules.txt",
             "double-deck",
             {
@@ -109,6 +129,7 @@ def playthroughs() -> list[Playthrough]:
             },
             seed=8,
         ),
+        Playthrough("double-deck.meldinfo.txt", "double-deck", {"meld-info": True, "match": "deal"}, seed=10),
         Playthrough(
             "double-deck.ask.txt",
             "double-deck",
@@ -135,7 +156,8 @@ def _choose(rng: random.Random, game: Game, seat: int, legal: list[Action]) -> A
         others = [action for action in legal if action.kind is not Kind.BID]  # pass, or concede
         roll = rng.random()
         if others and roll < 0.5:
-            return others[0]
+            tells = [action for action in others if action.kind is Kind.TELL_MELD]  # option meld-info
+            return tells[0] if tells and roll < 0.15 else others[0]
         return bids[0] if roll < 0.9 else rng.choice(bids[:20])
     claims = [action for action in legal if action.kind is Kind.DECLARE_OUT]
     if claims:

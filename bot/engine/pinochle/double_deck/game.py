@@ -8,7 +8,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from bot.engine.actions import ASK_OF, PASS, THROW_IN, Action, Kind, card_actions, trump_action
+from bot.engine.actions import ASK_OF, PASS, TELL_MELD, THROW_IN, Action, Kind, card_actions, trump_action
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.events import Event, Phase, SeatMeldJSON
 from bot.engine.game import Outcome
@@ -22,10 +22,11 @@ from bot.engine.pinochle.common import (
     codes,
     meld_json,
     plays_above,
-    suit_word,
     unique_plays,
 )
+from bot.engine.pinochle.double_deck import explain
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
+from bot.engine.views import ThrowInOfferJSON
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
 _BIDDING, _ASKING, _PASSING, _NAMING_TRUMP, _PLAYING, _SCORING = (
@@ -99,6 +100,7 @@ class DoubleDeck(PinochleGame):
         self.rounds = 0 if o["rounds"] == "unlimited" else int(o["rounds"])
         self.min20 = bool(o["min-20"])
         self.giveup_mode = str(o["giveup"])
+        self.meld_info = bool(o["meld-info"])
         super().start()
 
     def counter_values(self) -> dict[Card, int]:
@@ -121,12 +123,14 @@ class DoubleDeck(PinochleGame):
         self.bids: list[tuple[int, int | None]] = []
         self.passed = [False] * 4
         self.spoken = [0] * 4
+        self.told: list[int | None] = [None] * 4
         self.high_bid = 0
         self.bidder: int | None = None
         self.asked: Suit | None = None
         self.giving: list[list[Card]] = [[], [], [], []]
         self.gave: list[list[Card]] = [[], [], [], []]
         self.received: list[list[Card]] = [[], [], [], []]
+        self.received_from: list[int | None] = [None] * 4
         self.seat_meld = [0] * 4
         self.side_meld = [0, 0]
         self.laid = [False, False]
@@ -161,10 +165,11 @@ class DoubleDeck(PinochleGame):
         if seat not in self.acting:
             return []
         if phase is _BIDDING:
+            tell = [TELL_MELD] if self.meld_info and self.told[seat] is None else []
             if self.dealer_stuck(seat):
-                return [ladder_actions(self.ladder)[0]]
+                return [ladder_actions(self.ladder)[0], *tell]
             start = bisect_right(self.ladder, self.high_bid) if self.bidder is not None else 0
-            return [PASS, *ladder_actions(self.ladder)[start:]]
+            return [PASS, *ladder_actions(self.ladder)[start:], *tell]
         if phase is _ASKING:
             asks = [ASK_OF[suit] for suit in Suit]
             return [*asks, PASS] if self.ask_mode == "optional" else asks
@@ -284,6 +289,8 @@ class DoubleDeck(PinochleGame):
         kind = action.kind
         phase = self.phase
         if phase is _BIDDING:
+            if kind is Kind.TELL_MELD:
+                return self.tell_meld(seat)
             return self.take_bid(seat, action)
         if phase is _ASKING:
             return self.take_ask(seat, action.suit if kind is Kind.ASK else None)
@@ -319,6 +326,13 @@ class DoubleDeck(PinochleGame):
                 return events
             return events + self.start_pass()
         return events + self.to_trump()
+
+    def tell_meld(self, seat: int) -> list[Event]:
+        """Option meld-info: ``seat`` tells its meld with its bid, counted without trump (so it
+        points at no suit); it still bids or passes."""
+        told = meld_total(self.hands[seat], None, self.table)
+        self.told[seat] = told
+        return [{"type": "meld_told", "seat": seat, "meld": told}]
 
     def take_ask(self, seat: int, suit: Suit | None) -> list[Event]:
         self.asked = suit
@@ -391,6 +405,7 @@ class DoubleDeck(PinochleGame):
         self.giving[giver] = []
         self.gave[giver] = cards[:]
         self.received[taker] = cards[:]
+        self.received_from[taker] = giver
         hand = self.hands[taker]
         hand.extend(cards)
         hand.sort(key=SORT_KEY.__getitem__)
@@ -428,8 +443,8 @@ class DoubleDeck(PinochleGame):
         self.shown = [self.laid[self.side_of[seat]] for seat in range(4)]
 
     def lay_meld(self) -> list[Event]:
-        """Meld is laid down; the bidding side gives up at once under 20 (min-20) or when its meld
-        is more than 50 short of the bid; otherwise play starts."""
+        """Meld is laid down; the bidding side gives up at once under 20 (min-20); otherwise play
+        starts (a side more than 50 short of the bid is offered the throw-in: ``throw_in_offer``)."""
         self.count_all_meld()
         events: list[Event] = [
             {
@@ -444,8 +459,6 @@ class DoubleDeck(PinochleGame):
         side = self.side_of[bidder]
         if not self.laid[side]:
             return events + self.give_up("under-20")
-        if self.side_meld[side] + TRICK_POINTS * self.scale < self.high_bid:
-            return events + self.give_up("short")
         return events + self.start_play()
 
     def start_play(self) -> list[Event]:
@@ -471,38 +484,87 @@ class DoubleDeck(PinochleGame):
         return self.side_meld[side] if self.laid[side] else 0
 
     # ----- giving up and scoring ------------------------------------------------------------
+    def is_short(self) -> bool:
+        """Whether the bidding side's meld is more than 50 (all the trick points) short of the bid."""
+        bidder = self.bidder
+        if bidder is None or self.meld_hands[bidder] is None:
+            return False
+        return self.counted_meld(self.side_of[bidder]) + TRICK_POINTS * self.scale < self.high_bid
+
+    def throw_in_offer(self) -> ThrowInOfferJSON | None:
+        """What throwing in costs now (None when the bidder may not throw in): the bid lost, and
+        what the opponents score by the give-up rule (or that the hand is played out anyway)."""
+        if not self.throw_in_open():
+            return None
+        played = self.giveup_mode == "play"
+        meld, bonus = (0, 0) if played else self.giveup_award("throw-in")
+        short = self.is_short()
+        return {"bid": self.high_bid, "meld": meld, "bonus": bonus, "played": played, "short": short}
+
+    def opponents_score_meld(self, reason: str) -> bool:
+        """Whether the give-up rule scores the opponents' meld when the bidding side gives up."""
+        mode = self.giveup_mode
+        return mode in ("meld", "meld+25", "meld+50") or (mode == "standard" and reason != "no-marriage")
+
+    def giveup_award(self, reason: str) -> tuple[int, int]:
+        """What the opponents score when the bidding side gives up for ``reason`` (their meld
+        counted): their meld as the give-up rule counts it, and the bonus for the cards."""
+        assert self.bidder is not None
+        other = 1 - self.side_of[self.bidder]
+        bonus = {"meld+25": 25, "meld+50": 50}.get(self.giveup_mode, 0) * self.scale
+        if not self.opponents_score_meld(reason):
+            return 0, bonus
+        meld = self.side_meld[other]
+        if self.giveup_mode == "standard":
+            return (meld if self.laid[other] else 0), bonus
+        return (meld if meld >= MIN_SCORE * self.scale else 0), bonus
+
     def give_up(self, reason: str) -> list[Event]:
-        """The bidding side gives up before play (no marriage, under-20, short, throw-in)."""
+        """The bidding side gives up before play (no marriage, under-20, throw-in)."""
         bidder = self.bidder
         assert bidder is not None
         self.gave_up = reason
         events: list[Event] = [{"type": "gave_up", "seat": bidder, "reason": reason}]
-        mode = self.giveup_mode
-        if mode == "play" and self.trump is not None:
+        if self.giveup_mode == "play" and self.trump is not None:
             if self.phase is not _PLAYING:
                 if self.meld_hands[0] is None:  # no marriage after the pass: meld still counts
                     self.count_all_meld()
                 events += self.start_play()
             return events
         other = 1 - self.side_of[bidder]
-        scale = self.scale
-        meld = 0
-        bonus = {"meld+25": 25, "meld+50": 50}.get(mode, 0) * scale
-        if mode in ("meld", "meld+25", "meld+50") or (mode == "standard" and reason != "no-marriage"):
-            if self.meld_hands[self.sides[other][0]] is None:  # no trump named: counted without one
-                self.count_seats(self.sides[other], self.trump)
-                self.laid[other] = not self.min20 or self.side_meld[other] >= MIN_SCORE * scale
-            meld = self.side_meld[other]
-            if mode == "standard":
-                meld = meld if self.laid[other] else 0
-            elif meld < MIN_SCORE * scale:
-                meld = 0
-            for seat in self.sides[other]:
-                self.shown[seat] = self.shown[seat] or meld > 0
+        if self.opponents_score_meld(reason) and self.meld_hands[self.sides[other][0]] is None:
+            # No trump named: the opponents' meld is counted without one.
+            self.count_seats(self.sides[other], self.trump)
+            self.laid[other] = not self.min20 or self.side_meld[other] >= MIN_SCORE * self.scale
+        meld, bonus = self.giveup_award(reason)
+        for seat in self.sides[other]:
+            self.shown[seat] = self.shown[seat] or meld > 0
         self.giveup_meld = meld
         self.phase = _SCORING
         self.acting = ()
         return events + self.score_deal(meld + bonus)
+
+    def meld_lost(self, counted: list[int], played: bool) -> list[str | None]:
+        """Why each side's meld was not scored (None where it was, or there was none): ``set`` (the
+        bid not made), ``gave-up`` (the bidding side gave up the hand), ``under-20`` (min-20: under
+        20 meld), ``tricks-under-20`` (min-20: under 20 in tricks), ``giveup-rule`` (the opponents
+        of a side that gave up, when the give-up rule scores them no meld)."""
+        assert self.bidder is not None
+        bidding = self.side_of[self.bidder]
+        floor = MIN_SCORE * self.scale
+        out: list[str | None] = [None, None]
+        for side in (0, 1):
+            if counted[side] >= self.side_meld[side]:
+                continue
+            if not self.laid[side]:
+                out[side] = "under-20"
+            elif played and self.min20 and self.taken[side] < floor:
+                out[side] = "tricks-under-20"
+            elif side == bidding:
+                out[side] = "gave-up" if self.gave_up is not None else "set"
+            else:
+                out[side] = "giveup-rule"
+        return out
 
     def after_trick(self, winner: int, value: int) -> list[Event]:
         if self.hands[winner]:
@@ -559,6 +621,7 @@ class DoubleDeck(PinochleGame):
             "played": giveup_gain is None,
             "meld": self.side_meld[:],
             "meld_counted": counted,
+            "meld_lost": self.meld_lost(counted, giveup_gain is None),
             "counters": self.taken[:],
             "tricks_won": self.tricks_won[:],
             "last_trick": self.last_trick_side,
@@ -596,110 +659,7 @@ class DoubleDeck(PinochleGame):
 
     # ----- explanations ---------------------------------------------------------------------
     def explain_illegal(self, seat: int, action: Action) -> str:
-        kind = action.kind
-        phase = self.phase
-        if kind is Kind.THROW_IN:
-            if seat != self.bidder:
-                return "Only the bidder may throw in."
-            return "The bidder may throw in only after trump is named and before the first lead."
-        if seat not in self.acting:
-            passing = phase is _PASSING and seat in (self.bidder, self.partner(self.bidder or 0))
-            if passing and (len(self.giving[seat]) >= self.pass_count or self.gave[seat]):
-                return "You have passed your cards: waiting for your partner."
-            waiting = ", ".join(f"seat {s + 1}" for s in self.acting) or "nobody"
-            return f"It is not your turn: waiting for {waiting}."
-        if phase is _BIDDING:
-            return self.explain_bid(seat, action)
-        if phase is _ASKING:
-            extra = ", or 'pass' to ask for nothing" if self.ask_mode == "optional" else ""
-            return f"Name the suit you want from your partner, e.g. 'ask H'{extra}."
-        if phase is _PASSING:
-            return self.explain_pass(seat, action)
-        if phase is _NAMING_TRUMP:
-            suits = self.marriage_suits(seat)
-            if kind is Kind.TRUMP and self.marriage_at_naming:
-                names = ", ".join(suit.value for suit in suits)
-                return f"Trump must be a suit in which you hold a marriage (K and Q): you may name {names}."
-            return "You won the bid: name trump, e.g. 'trump H'."
-        if phase is _PLAYING:
-            if kind is not Kind.PLAY:
-                return "The cards are being played: play a card."
-            return self.explain_crawl(seat, action.cards[0])
-        return "Nothing can be done now."
-
-    def explain_pass(self, seat: int, action: Action) -> str:
-        left = self.pass_count - len(self.giving[seat])
-        if action.kind is Kind.GIVE and action.cards:
-            card = action.cards[0]
-            if len(action.cards) > 1:
-                return f"Pass one card at a time: 'give {card.code}' ({left} to go)."
-            if card not in self.hands[seat]:
-                return f"You do not hold {card.pretty}."
-            suit = self.must_give_suit(seat)
-            if suit is not None:
-                return (
-                    f"Your partner asked for {suit.label.lower()}: you must pass a {suit_word(suit)} "
-                    f"while you hold one."
-                )
-        return f"Pass {left} more card(s), one at a time: 'give <card>'."
-
-    def explain_bid(self, seat: int, action: Action) -> str:
-        floor_text = str(self.ladder[0])
-        if action.kind is Kind.PASS:
-            return f"The first three passed: the dealer is stuck and must bid {floor_text}."
-        if action.kind is not Kind.BID or action.amount is None:
-            return "Bidding is under way: bid or pass."
-        amount = action.amount
-        if self.dealer_stuck(seat):
-            return f"The first three passed: the dealer is stuck at {floor_text} (bid {floor_text})."
-        if self.bidder is not None and amount <= self.high_bid:
-            start = bisect_right(self.ladder, self.high_bid)
-            nxt = f": the next bid is {self.ladder[start]}" if start < len(self.ladder) else ""
-            return f"Your bid must beat {self.high_bid}{nxt}."
-        if amount < self.ladder[0]:
-            return f"The opening bid is at least {floor_text}."
-        if amount > self.ladder[-1]:
-            return f"Bids go up to {self.ladder[-1]}."
-        start = bisect_right(self.ladder, amount)
-        below = self.ladder[start - 1]
-        above = self.ladder[start] if start < len(self.ladder) else below
-        return f"{amount} is not a bid here: {self.ladder_text()} (e.g. {below} or {above})."
-
-    def ladder_text(self) -> str:
-        o = self.options
-        s = self.scale
-        if o["bidding"] == "any":
-            text = f"any number from {50 * s}"
-        elif o["bidding"] == "toby-thomas":
-            text = f"bids go up by {s} to {50 * s}, then in multiples of {5 * s}"
-        else:
-            text = f"bids go up by {s} to {60 * s}, then in multiples of {5 * s}"
-        if o["tens-over-100"]:
-            text += f"; above {100 * s} only multiples of {10 * s}"
-        return text
-
-    def explain_crawl(self, seat: int, card: Card) -> str:
-        hand = self.hands[seat]
-        if card not in hand:
-            return f"You do not hold {card.pretty}."
-        if not self.trick:
-            return f"You may not play {card.pretty} now."
-        led = self.trick[0][1].suit
-        trump = self.trump
-        win = self.win_card
-        assert trump is not None and win is not None
-        if any(c.suit is led for c in hand):
-            if card.suit is not led:
-                return f"You must follow suit: you hold a {suit_word(led)}."
-            return (
-                f"You must head the trick: you hold a {suit_word(led)} higher than {win.pretty}, so you "
-                f"must play one."
-            )
-        if any(c.suit is trump for c in hand):
-            if card.suit is not trump:
-                return f"You have no {suit_word(led)}: you must play a trump ({trump.symbol})."
-            return f"The trick is trumped: you must over-trump {win.pretty}, and you can."
-        return f"You may not play {card.pretty} now."
+        return explain.explain_illegal(self, seat, action)
 
     # ----- views ----------------------------------------------------------------------------
     def shown_melds(self) -> list[SeatMeldJSON] | None:
@@ -731,6 +691,7 @@ class DoubleDeck(PinochleGame):
                 "high_bid": self.high_bid or None,
                 "bidder": bidder,
                 "min_bid": self.ladder[0],
+                "meld_told": self.told[:],
                 "ask": self.asked.value if self.asked else None,
                 "melds": melds,
                 "side_meld": self.side_meld[:] if melds is not None else None,
@@ -749,6 +710,7 @@ class DoubleDeck(PinochleGame):
                 "passed": self.pass_count > 0 and any(self.gave),
                 "gave_up": self.gave_up,
                 "throw_in": self.throw_in_open(),
+                "throw_in_offer": self.throw_in_offer(),
                 "hand_sizes": [len(hand) for hand in self.hands],
                 "scale": self.scale,
             }
@@ -763,5 +725,6 @@ class DoubleDeck(PinochleGame):
             "giving": codes(self.giving[seat]),
             "gave": codes(self.gave[seat]),
             "received": codes(self.received[seat]),
+            "received_from": self.received_from[seat],
             "my_meld": meld_json(seat, own) if own is not None else None,
         }

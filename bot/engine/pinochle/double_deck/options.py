@@ -21,6 +21,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("tens-over-100", False, "Bids above 100 only in multiples of 10"),
     OptionSpec(
+        "meld-info",
+        False,
+        "With a bid a player may tell its meld: one number, counted without trump (marriages, arounds, "
+        "pinochles), so it never points at a suit",
+    ),
+    OptionSpec(
         "rounds",
         "unlimited",
         "Bidding rounds: unlimited (until three pass), 1 (each speaks once), 2 (a first-round pass is final)",
@@ -75,7 +81,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "giveup",
         "standard",
-        "What the opponents score when the bidding side gives up before play: standard (§5/§7), nothing, "
+        "What the opponents score when the bidding side gives up before play: standard (their laid meld; "
+        "nothing after no marriage), nothing, "
         "meld, meld+25, meld+50 (meld only if 20+), or play (the hand is played out)",
         ("standard", "nothing", "meld", "meld+25", "meld+50", "play"),
     ),

@@ -37,6 +37,11 @@ PRESETS: dict[str, Preset] = {
         },
     ),
     "double-deck-pass": Preset("DoubleDeckPass", "Double-Deck Pinochle (3-card pass)", {"pass": 3}),
+    "double-deck-jim-davis": Preset(
+        "DoubleDeckJimDavis",
+        "Double-Deck Pinochle (Jim Davis's passing game)",
+        {"bidding": "any", "pass": 4},
+    ),
 }
 """Every preset by variant name, in registration order."""
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot import render
 from bot.engine import BadOption, Card, IllegalAction, Phase, Suit, find_variant, new_game, parse_cards
 from bot.engine.meld import meld_total
 from bot.engine.pinochle.double_deck import DoubleDeck, bid_ladder, double_deck_table
@@ -74,7 +75,7 @@ def test_presets_bundle_their_options_and_accept_more() -> None:
     assert combined.options["min-20"] and combined.scale == 10
     for name in ("double-deck", "double-deck-npa", "double-deck-toby-thomas", "double-deck-pass"):
         text = find_variant(name).rules_text
-        assert "[gap" in text and "A-10-K-K-K-Q-Q-J = 15 + triple royal 60 = 75" in text
+        assert "[gap" not in text and "A-10-K-K-K-Q-Q-Q-J = 15 + triple royal 60 = 75" in text
 
 
 # ----- bidding (§4 and §8) --------------------------------------------------------------------------
@@ -674,26 +675,111 @@ def test_no_marriage_and_what_the_opponents_score(giveup: str, expected: int | s
     assert shown == ([] if expected == 0 else [1, 3])
 
 
-def test_meld_more_than_50_short_of_the_bid_gives_up_at_once() -> None:
-    weak = "JS JS JS JS JH JH JH JH JD JD JC JC KH QH 10S 10S 10D 10D 10C 10C"
+WEAK = "JS JS JS JS JH JH JH JH JD JD JC JC KH QH 10S 10S 10D 10D 10C 10C"
+
+
+def test_a_side_more_than_50_short_is_offered_the_throw_in_with_its_cost() -> None:
+    """§7: "a bidding side that knows it cannot make the bid MAY throw in" — the source makes it
+    the side's choice, so a side more than 50 short is offered it (with its cost), not made to."""
     game = dd()
-    game = rig(game, {0: weak})
+    game = rig(game, {0: WEAK})
     bid_out(game, 0, 100)
     events = act(game, (0, "trump H"))
-    assert any(e["type"] == "gave_up" and e["reason"] == "short" for e in events)
-    assert game.history[-1]["changes"][0] == -100
+    assert not any(e["type"] == "gave_up" for e in events)
+    assert game.phase == "play" and game.to_act == (0,) and "throw-in" in legal(game, 0)
+    offer = game.public_view()["throw_in_offer"]
+    their_meld = game.side_meld[1]
+    assert offer == {"bid": 100, "meld": their_meld, "bonus": 0, "played": False, "short": True}
+    view = game.view(0)
+    assert render.throw_in_line(view) == (
+        "Your side's meld is more than 50 short of your bid of 100. You may throw in before the first "
+        f"lead: you lose 100; the opponents score their meld {their_meld}."
+    )
+    events = act(game, (0, "throw-in"))  # its choice: it throws in …
+    assert game.history[-1]["changes"] == [-100, their_meld]
 
 
-def test_a_short_bid_pays_the_opponents_by_the_giveup_option() -> None:
-    weak = "JS JS JS JS JH JH JH JH JD JD JC JC KH QH 10S 10S 10D 10D 10C 10C"
+def test_a_short_side_may_play_on_instead() -> None:
+    game = dd()
+    game = rig(game, {0: WEAK})
+    bid_out(game, 0, 100)
+    act(game, (0, "trump H"))
+    events = play_out(game)  # … or plays (and is set)
+    scored = next(e for e in events if e["type"] == "deal_scored")
+    assert scored["played"] and scored["made"] is False and scored["gave_up"] is None
+    assert scored["changes"][0] == -100 and scored["meld_lost"][0] == "set"
+
+
+def test_a_short_side_throwing_in_pays_the_opponents_by_the_giveup_option() -> None:
     game = dd(giveup="meld+50")
-    game = rig(game, {0: weak})
+    game = rig(game, {0: WEAK})
     bid_out(game, 0, 150)
-    events = act(game, (0, "trump H"))
-    assert any(e["type"] == "gave_up" and e["reason"] == "short" for e in events)
+    act(game, (0, "trump H"))
+    meld = game.side_meld[1] if game.side_meld[1] >= 20 else 0
+    offer = game.public_view()["throw_in_offer"]
+    assert offer["short"] and (offer["meld"], offer["bonus"]) == (meld, 50)
+    act(game, (0, "throw-in"))
     scored = game.history[-1]
-    meld = scored["meld"][1] if scored["meld"][1] >= 20 else 0
     assert scored["changes"] == [-150, 50 + meld] and scored["meld_counted"] == [0, meld]
+
+
+def test_the_computer_bidder_decides_for_itself_whether_to_throw_in() -> None:
+    from bot.ai.double_deck import DoubleDeckPlayer
+
+    player = DoubleDeckPlayer(seed=1)
+    for giveup, throws in (("standard", True), ("meld+50", False), ("play", False)):
+        game = dd(giveup=giveup)
+        game = rig(game, {0: WEAK})
+        bid_out(game, 0, 100)
+        act(game, (0, "trump H"))
+        choice = player.choose(game.view(0), game.legal_actions(0))
+        assert (str(choice) == "throw-in") is throws, giveup
+
+
+# ----- why a side's meld was lost (the deal's report) -------------------------------------------------
+def test_the_deal_report_says_why_a_set_side_lost_its_meld() -> None:
+    """§7: a set side "scores nothing for meld or tricks" because the bid was not made — there is no
+    trick requirement in double-deck, so the report must not say "no trick"."""
+    game = dd()
+    scored = score(game, bid=120, meld=[49, 30], taken=[40, 10])  # 13+ tricks, still set
+    assert scored["made"] is False and scored["meld_lost"] == ["set", None]
+    text = render.deal_summary(scored, game.public_view(), ["Ann", "Bob", "Cy", "Di"])
+    assert "meld 49 (lost: the bid was not made)" in text and "no trick" not in text
+
+
+def test_the_deal_report_of_a_throw_in_says_the_hand_was_given_up() -> None:
+    game = after_trump({}, bid=75)
+    events = act(game, (0, "throw-in"))
+    scored = next(e for e in events if e["type"] == "deal_scored")
+    assert scored["meld_lost"][0] == "gave-up"
+    names = ["You", "Bob", "Cy", "Di"]
+    text = render.deal_summary(scored, game.public_view(), names)
+    assert "You threw in the hand." in text and "(lost: the hand was given up)" in text
+    assert "throw-in)" not in text and "no trick" not in text
+    assert [render.describe_event(e, game.public_view(), names) for e in events[:2]] == [
+        "You throw in the hand.",
+        "",
+    ]
+
+
+def test_the_deal_report_under_min_20_names_the_20() -> None:
+    game = dd(min_20=True)
+    scored = score(game, bid=60, meld=[120, 40], taken=[15, 35])
+    assert scored["meld_lost"] == ["tricks-under-20", None]
+    text = render.deal_summary(scored, game.public_view(), ["Ann", "Bob", "Cy", "Di"])
+    assert "meld 120 (lost: under 20 in tricks)" in text
+
+
+def test_give_ups_are_written_as_sentences() -> None:
+    game = dd()
+    game = rig(game, {0: NO_QUEENS, 1: OPPONENTS})
+    events = bid_out(game, 0, 60)
+    names = ["Ann", "Bob", "Cy", "Di"]
+    lines = [render.describe_event(e, game.public_view(), names) for e in events]
+    assert "Ann has no marriage to name trump with: the bid is lost without play." in lines
+    summary = next(line for line, e in zip(lines, events, strict=True) if e["type"] == "deal_scored")
+    assert "Ann had no marriage to name trump with: the hand was not played." in summary
+    assert "(no-marriage)" not in summary
 
 
 # ----- minimum 20 (§8) ----------------------------------------------------------------------------
@@ -780,3 +866,73 @@ def test_cards_are_the_80_card_pack() -> None:
     assert sum(len(hand) for hand in game.hands) == 80
     assert Counter(c for hand in game.hands for c in hand)[Card.parse("AS")] == 4
     assert all(c.rank.value in ("A", "10", "K", "Q", "J") for hand in game.hands for c in hand)
+
+
+def test_only_the_receiver_sees_which_cards_a_pass_brought() -> None:
+    """§8: the cards are passed face down; the receiver looks at them (only it)."""
+    game = dd("double-deck-pass")
+    game = rig(game, {0: S0})
+    bid_out(game, 0, 60)
+    act(game, (0, "trump H"))
+    partner_gives = [str(a) for a in game.legal_actions(2)][:1]
+    act(game, (2, partner_gives[0]))
+    lines = render.seat_lines(game.view(2), ["Ann", "Bob", "Cy", "Di"])
+    assert any(line.startswith("Cards you chose to pass (1 of 3): ") for line in lines)
+    while game.phase == "pass":
+        seat = game.to_act[0]
+        events = act(game, (seat, str(game.legal_actions(seat)[0])))
+    passed = [e for e in events if e["type"] == "passed"]
+    assert passed and all(set(e) == {"type", "from", "to", "count"} for e in passed)
+    to_bidder = next(e for e in passed if e["to"] == 0)
+    bidder, partner, opponent = game.view(0), game.view(2), game.view(1)
+    assert bidder["received"] == partner["gave"] and len(bidder["received"]) == 3
+    assert bidder["received_from"] == 2 and opponent["received"] == [] and opponent["received_from"] is None
+    names = ["Ann", "Bob", "Cy", "Di"]
+    assert render.describe_event(to_bidder, game.public_view(), names) == "Cy passed 3 cards to Ann."
+    line = render.private_event_line(to_bidder, bidder, names)
+    assert line == f"You received {render.pretty_cards(bidder['received'])} from Cy (only you see these)."
+    assert render.private_event_line(to_bidder, opponent, names) == ""
+    assert render.private_event_line(to_bidder, partner, names) == ""
+
+
+# ----- presets and table options the source lists (§8, §9) ---------------------------------------------
+def test_jim_davis_passing_game_is_a_preset() -> None:
+    """Source: Jim Davis's system "is for a game where any number from 50 may be bid, and in which
+    four cards are passed"."""
+    game = dd("double-deck-jim-davis")
+    assert game.options["bidding"] == "any" and game.options["pass"] == 4
+    assert legal(game, game.to_act[0])[:5] == ["pass", "bid 50", "bid 51", "bid 52", "bid 53"]
+    assert "bid 66" in legal(game, game.to_act[0]) and "bid 88" in legal(game, game.to_act[0])
+    text = find_variant("double-deck-jim-davis").rules_text
+    assert "any number from 50" in text and "pass 4 cards" in text and "55 needs jacks of every suit" in text
+    game = rig(game, {0: S0})
+    bid_out(game, 0, 53)
+    act(game, (0, "trump H"))
+    assert game.phase == "pass" and game.public_view()["passing"]["count"] == 4
+
+
+TELLS_20 = "AH 10H KH QH JH AS AD AC QS JD JS JS JC JC 10S 10S 10D 10D 10C 10C"
+
+
+def test_meld_information_with_a_bid_is_an_option_off_by_default() -> None:
+    """Source: "some players allow extra information to be given with the bid — usually about the
+    meld held; it is generally agreed that pointing at a particular suit is illegal"."""
+    game = rig(dd(), {0: TELLS_20})
+    assert "tell-meld" not in legal(game, 0)
+    with pytest.raises(IllegalAction, match="table option"):
+        game.apply(0, "tell-meld")
+    game = rig(dd(**{"meld-info": True}), {0: TELLS_20})
+    assert legal(game, 0)[-1] == "tell-meld"
+    events = act(game, (0, "tell-meld"))
+    # Counted without trump, so no run (it would point at hearts):
+    # heart marriage 2 + aces 10 + jacks 4 + pinochle 4.
+    assert events == [{"type": "meld_told", "seat": 0, "meld": 20}]
+    assert render.describe_event(events[0], game.public_view(), ["Ann", "Bob", "Cy", "Di"]) == (
+        "Ann tells a meld of 20 (counted without trump)."
+    )
+    assert game.to_act == (0,) and "tell-meld" not in legal(game, 0)  # it still bids, once told
+    assert game.public_view()["meld_told"] == [20, None, None, None]
+    with pytest.raises(IllegalAction, match="told your meld already"):
+        game.apply(0, "tell-meld")
+    act(game, (0, "bid 52"))
+    assert game.to_act == (1,)

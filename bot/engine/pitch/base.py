@@ -1,5 +1,6 @@
-"""Pitch: auction pitch for 2-7 players (with setback, smudge and dealer-steal options) and
-partnership pitch (Brian Gordon's rules). Spec: ``shared/rules/pitch.md``."""
+"""What every pitch variant shares: the first dealer, dealing, the shape of the auction, trick play
+with effective suits, the points of a deal and the ways a game can end. Spec:
+``shared/rules/pitch.md``; the added house rules: ``docs/rules/pitch-variants.md``."""
 
 from __future__ import annotations
 
@@ -10,42 +11,75 @@ from typing import Any, ClassVar
 from bot.engine.actions import PASS, Action, Kind, bid, play
 from bot.engine.cards import Card, Rank, Suit, make_deck
 from bot.engine.events import Event, Phase
-from bot.engine.game import Game, Outcome, register
+from bot.engine.game import Game, Outcome
 from bot.engine.options import OptionSpec
-from bot.engine.prose import rules_prose
+from bot.engine.pitch.trumps import STRENGTH, TrumpRules, Trumps
+from bot.engine.pitch.trumps import trick_winner as extra_trick_winner
 from bot.engine.tricks import has_suit, sort_hand, trick_winner
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
 _BIDDING, _PLAYING, _OVER = Phase.BIDDING, Phase.PLAY, Phase.OVER
 
-
-STRENGTH: dict[Rank, int] = {rank: rank.index for rank in Rank}  # A high ... 2 low
 GAME_VALUE: dict[Rank, int] = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
-AWARD_ORDER = ("high", "low", "jack", "game")
+AWARD_ORDER = ("high", "low", "jack", "off-jack", "joker", "high-joker", "low-joker", "three", "game")
+"""Every point a deal can have, in the count-out order (each variant has a subset)."""
+POINT_VALUE = {"three": 3}
+"""Points worth more than 1."""
 HAND_SIZE = 6
+Award = tuple[str, int, Card | None]
+"""A point of a finished deal: its name, the side it went to and the card that made it."""
 
 OLD_HIGH_LOW = OptionSpec(
     "old-high-low", False, "High and Low go to the player dealt them, not the one who takes them"
 )
+FLOOR = OptionSpec(
+    "floor", 50, "Safety valve: a side whose score falls to minus this loses at once", (50, 100, 200, "off")
+)
+DEAL_LIMIT = OptionSpec(
+    "deal-limit", 200, "Safety valve: after this many deals the side ahead wins", (200, 100, 500, "off")
+)
 
 
 def game_points(cards: list[Card]) -> int:
-    """Value of captured cards for the Game point: A 4, K 3, Q 2, J 1, 10 = 10."""
-    return sum(GAME_VALUE.get(card.rank, 0) for card in cards)
+    """Value of captured cards for the Game point: A 4, K 3, Q 2, J 1, 10 = 10 (jokers 0)."""
+    return sum(GAME_VALUE.get(card.rank, 0) for card in cards if not card.is_joker)
 
 
 class PitchBase(Game):
-    """What auction pitch and partnership pitch share: dealing, bidding shape, play and awards."""
+    """What auction pitch, partnership pitch and ten-point pitch share."""
 
     family: ClassVar[str] = "pitch"
-    min_bid: ClassVar[int]
-    max_bid: ClassVar[int]
+    min_bid: int
+    max_bid: int
+    quiet_options: ClassVar[dict[str, Any]] = {}
+    """Options added after the variant's first games, left out of ``options`` (and so of stored
+    records and golden files) while they have this value."""
 
     # ----- setup --------------------------------------------------------------------------
+    def option(self, name: str) -> Any:
+        """The value of option ``name`` (a quiet option left out of ``options`` has its default)."""
+        if name in self.options:
+            return self.options[name]
+        return next(spec.default for spec in self.option_specs if spec.name == name)
+
     def pack(self) -> list[Card]:
-        return make_deck(tuple(Rank))
+        return make_deck(tuple(Rank)) + list(self.trump_rules_for(self.options).joker_cards)
+
+    @classmethod
+    def trump_rules_for(cls, options: dict[str, Any]) -> TrumpRules:
+        """The extra trumps ``options`` ask for (none in plain pitch)."""
+        return TrumpRules()
+
+    def check_options(self) -> None:
+        """Refuse option combinations that make no sense (``BadOption``)."""
 
     def start(self) -> None:
+        self.check_options()
+        for name, value in self.quiet_options.items():
+            if self.options.get(name) == value:
+                del self.options[name]
+        self.trump_rules = self.trump_rules_for(self.options)
+        self.extra = self.trump_rules.extra
         self.scores = [0] * len(self.sides)
         self.deal_no = 0
         if self.first_dealer is None:
@@ -78,32 +112,57 @@ class PitchBase(Game):
                 return rounds
             drawing = best
 
+    def packets(self) -> tuple[int, ...]:
+        """The packets dealt to each player in turn (3 + 3: six cards each)."""
+        return (3, 3)
+
     def deal_cards(self) -> None:
-        """Shuffle and deal 3 cards at a time, twice, starting left of the dealer."""
+        """Shuffle and deal in packets (``packets``), starting left of the dealer."""
         self.deal_no += 1
+        self.trump: Suit | None = None
+        self.trumps: Trumps | None = None
         deck = self.stacked_pack(self.deal_no)
         if deck is None:
             deck = self.pack()
             self.deal_rng(self.deal_no).shuffle(deck)
         self.hands: list[list[Card]] = [[] for _ in range(self.players)]
         order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
-        for _ in range(2):
+        for size in self.packets():
             for seat in order:
-                self.hands[seat].extend(deck.pop() for _ in range(3))
-        self.hands = [sort_hand(hand, STRENGTH) for hand in self.hands]
+                self.hands[seat].extend(deck.pop() for _ in range(size))
+        self.undealt = deck
+        self.hands = [self.sort_cards(hand) for hand in self.hands]
         self.dealt: list[list[Card]] = [hand[:] for hand in self.hands]
         self.phase = _BIDDING
         self.turn = order[0]
         self.bids: list[tuple[int, int | None]] = []
         self.high_bid = 0
         self.pitcher: int | None = None
-        self.trump: Suit | None = None
         self.leader = -1
         self.trick: list[tuple[int, Card]] = []
         self.last_trick: tuple[list[tuple[int, Card]], int] | None = None
         self.tricks: list[tuple[list[tuple[int, Card]], int]] = []
         self.taken: list[list[Card]] = [[] for _ in self.sides]
         self.tricks_won = [0] * len(self.sides)
+
+    def sort_cards(self, hand: list[Card]) -> list[Card]:
+        """A hand in display order: by suit, high first; once trump is known and it has extra
+        trumps, every trump first in trump order; jokers last until then."""
+        if not self.extra:
+            return sort_hand(hand, STRENGTH)
+        trumps = self.trumps
+        if trumps is not None:
+            power = trumps.power
+            return sorted(
+                hand, key=lambda c: (-1, -power[c]) if c in power else (c.suit.index, -STRENGTH[c.rank])
+            )
+        return sorted(hand, key=lambda c: (4, c.id) if c.is_joker else (c.suit.index, -STRENGTH[c.rank]))
+
+    def set_trump(self, suit: Suit) -> None:
+        self.trump = suit
+        self.trumps = self.trump_rules.order(suit)
+        if self.extra:
+            self.hands = [self.sort_cards(hand) for hand in self.hands]
 
     # ----- queries ------------------------------------------------------------------------
     @property
@@ -142,7 +201,9 @@ class PitchBase(Game):
         """The cards ``seat`` may play to the current trick (the follow rules of §4)."""
         hand = self.hands[seat]
         if not self.trick:
-            return list(dict.fromkeys(hand))
+            return self.leads(seat)
+        if self.extra:
+            return self.extra_follows(hand)
         led = self.trick[0][1].suit
         trump = self.trump
         if led is trump:
@@ -150,6 +211,24 @@ class PitchBase(Game):
             return trumps or hand[:]
         if has_suit(hand, led):
             return [card for card in hand if card.suit is led or card.suit is trump]
+        return hand[:]
+
+    def leads(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may lead (any card)."""
+        return list(dict.fromkeys(self.hands[seat]))
+
+    def extra_follows(self, hand: list[Card]) -> list[Card]:
+        """The follow rules by effective suit (off-jack and jokers are trumps)."""
+        trumps = self.trumps
+        assert trumps is not None
+        power = trumps.power
+        led = trumps.suit_of(self.trick[0][1])
+        held_trumps = [card for card in hand if card in power]
+        if led is trumps.suit:
+            return held_trumps or hand[:]
+        followers = [card for card in hand if card not in power and card.suit is led]
+        if followers:
+            return [card for card in hand if card in power or card.suit is led]
         return hand[:]
 
     def explain_illegal(self, seat: int, action: Action) -> str:
@@ -173,13 +252,20 @@ class PitchBase(Game):
         card = action.card
         if card not in self.hands[seat]:
             return f"You do not hold {card.pretty}."
-        led = self.trick[0][1].suit
+        if not self.trick:
+            return self.explain_lead(seat, card)
+        first = self.trick[0][1]
+        led = self.trumps.suit_of(first) if self.trumps is not None else first.suit
         if led is self.trump:
             return f"Trump was led: you must play trump (you hold a {led.label[:-1].lower()})."
         return (
             f"You must follow suit or trump: you hold a {led.label[:-1].lower()}"
             f" and may not play a third suit."
         )
+
+    def explain_lead(self, seat: int, card: Card) -> str:
+        """Why ``card`` may not be led (only variants that restrict leads need this)."""
+        return f"You may not lead {card.pretty} now."
 
     # ----- actions --------------------------------------------------------------------------
     def _perform(self, seat: int, action: Action) -> list[Event]:
@@ -199,24 +285,44 @@ class PitchBase(Game):
             events.append({"type": "redeal", "dealer": self.dealer, "reason": "everyone passed"})
             self.deal_cards()
             return events
+        events.append({"type": "pitcher", "seat": self.pitcher, "bid": self.high_bid})
+        events.extend(self.auction_over())
+        return events
+
+    def auction_over(self) -> list[Event]:
+        """After the auction: the pitcher leads (variants with a widow hand it over first)."""
+        assert self.pitcher is not None
         self.phase = _PLAYING
         self.turn = self.leader = self.pitcher
-        events.append({"type": "pitcher", "seat": self.pitcher, "bid": self.high_bid})
-        return events
+        return []
 
     def play_card(self, seat: int, card: Card) -> list[Event]:
         self.hands[seat].remove(card)
         events: list[Event] = []
         if self.trump is None:
-            self.trump = card.suit
-            events.append({"type": "trump", "suit": card.suit.value})
+            events.extend(self.pitched(card))
         self.trick.append((seat, card))
         events.append({"type": "play", "seat": seat, "card": card.code})
+        if self.phase is not _PLAYING:  # the pitcher names trump before the others play
+            return events
+        return events + self.next_player(seat)
+
+    def pitched(self, card: Card) -> list[Event]:
+        """The first card of the deal sets trump: its suit (variants with jokers decide more)."""
+        self.set_trump(card.suit)
+        return [{"type": "trump", "suit": card.suit.value}]
+
+    def next_player(self, seat: int) -> list[Event]:
+        """After ``seat`` played: the next player, or the trick's winner (and the deal's end)."""
         if len(self.trick) < self.players:
             self.turn = (seat + 1) % self.players
-            return events
+            return []
         plays = self.trick
-        winner = plays[trick_winner(plays, self.trump, STRENGTH)][0]
+        if self.extra:
+            assert self.trumps is not None
+            winner = plays[extra_trick_winner(plays, self.trumps)][0]
+        else:
+            winner = plays[trick_winner(plays, self.trump, STRENGTH)][0]
         side = self.side_of[winner]
         self.taken[side].extend(card for _, card in plays)
         self.tricks_won[side] += 1
@@ -224,30 +330,54 @@ class PitchBase(Game):
         self.tricks.append((plays, winner))
         self.trick = []
         self.turn = self.leader = winner
-        events.append({"type": "trick", "winner": winner, "cards": [c.code for _, c in plays]})
+        events: list[Event] = [{"type": "trick", "winner": winner, "cards": [c.code for _, c in plays]}]
         if not self.hands[winner]:
             events.extend(self.score_deal())
         return events
 
     # ----- scoring ---------------------------------------------------------------------------
-    def awards(self) -> list[tuple[str, int, Card | None]]:
-        """The points of the finished deal in the order High, Low, Jack, Game: (name, side, card)."""
-        trump = self.trump
-        assert trump is not None
-        dealt_to = {card: seat for seat, hand in enumerate(self.dealt) for card in hand}
+    def played_by(self) -> dict[Card, int]:
+        """Who put each card of the deal into play (without a widow: the seat dealt it)."""
+        return {card: seat for seat, hand in enumerate(self.dealt) for card in hand}
+
+    def three_counts(self) -> bool:
+        """Whether the 3 of trump is a point of its own (ten-point pitch)."""
+        return False
+
+    def awards(self) -> list[Award]:
+        """The points of the finished deal in the count-out order (High, Low, Jack, the extra
+        points, Game): (name, side, card)."""
+        assert self.trumps is not None
+        trumps = self.trumps
+        played_by = self.played_by()
         taken_by = {card: side for side, cards in enumerate(self.taken) for card in cards}
-        trumps = [card for card in dealt_to if card.suit is trump]
-        high = max(trumps, key=lambda card: STRENGTH[card.rank])
-        low = min(trumps, key=lambda card: STRENGTH[card.rank])
-        out: list[tuple[str, int, Card | None]] = []
+        old_high_low = self.option("old-high-low")
+        out: list[Award] = []
+        if self.extra:
+            in_play = [card for card in trumps.order if card in played_by]
+            high: Card | None = in_play[0]
+            low = next((card for card in reversed(in_play) if not card.is_joker), None)
+        else:
+            natural = [card for card in played_by if card.suit is trumps.suit]
+            high = max(natural, key=lambda card: STRENGTH[card.rank])
+            low = min(natural, key=lambda card: STRENGTH[card.rank])
         for name, card in (("high", high), ("low", low)):
-            if self.options.get("old-high-low"):
-                out.append((name, self.side_of[dealt_to[card]], card))
+            if card is None:
+                continue
+            if old_high_low:
+                out.append((name, self.side_of[played_by[card]], card))
             else:
                 out.append((name, taken_by[card], card))
-        jack = Card(trump, Rank.JACK)
-        if jack in dealt_to:
-            out.append(("jack", taken_by[jack], jack))
+        point_cards = [("jack", Card(trumps.suit, Rank.JACK))]
+        if trumps.off_jack is not None:
+            point_cards.append(("off-jack", trumps.off_jack))
+        for joker in trumps.jokers:
+            point_cards.append(({"JK": "joker", "HJ": "high-joker", "LJ": "low-joker"}[joker.code], joker))
+        if self.three_counts():
+            point_cards.append(("three", Card(trumps.suit, Rank.THREE)))
+        for name, card in point_cards:
+            if card in played_by:
+                out.append((name, taken_by[card], card))
         values = [game_points(cards) for cards in self.taken]
         best = max(values)
         if values.count(best) == 1:
@@ -257,8 +387,8 @@ class PitchBase(Game):
     def score_deal(self) -> list[Event]:
         awards = self.awards()
         points = [0] * len(self.sides)
-        for _, side, _ in awards:
-            points[side] += 1
+        for name, side, _ in awards:
+            points[side] += POINT_VALUE.get(name, 1)
         assert self.pitcher is not None
         pitching = self.side_of[self.pitcher]
         before = self.scores[:]
@@ -288,10 +418,7 @@ class PitchBase(Game):
             **summary,
             "awards": [{"point": name, "side": side} for name, side, _ in awards],
         }
-        if wins_now:
-            outcome: Outcome | None = self.win(pitching, f"{self.side_name(pitching)} made a smudge")
-        else:
-            outcome = self.check_end(awards, pitching, made, before)
+        outcome = self.end_of_deal(awards, points, pitching, made=made, wins_now=wins_now, before=before)
         if outcome is not None:
             self.outcome = outcome
             self.phase = _OVER
@@ -302,6 +429,21 @@ class PitchBase(Game):
         events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
         return events
 
+    def end_of_deal(
+        self,
+        awards: list[Award],
+        points: list[int],
+        pitching: int,
+        *,
+        made: bool,
+        wins_now: bool,
+        before: list[int],
+    ) -> Outcome | None:
+        """After a deal is scored: the outcome if the game is over (None: deal on)."""
+        if wins_now:
+            return self.win(pitching, f"{self.side_name(pitching)} made a smudge")
+        return self.check_end(awards, pitching, made, before)
+
     @abstractmethod
     def deal_changes(
         self, points: list[int], pitching: int, before: list[int]
@@ -311,12 +453,61 @@ class PitchBase(Game):
     @abstractmethod
     def check_end(
         self,
-        awards: list[tuple[str, int, Card | None]],
+        awards: list[Award],
         pitching: int,
         made: bool,
         before: list[int],
     ) -> Outcome | None:
         """After a deal: the outcome if the game is over (None: deal on)."""
+
+    def first_to_target(self, awards: list[Award], pitching: int, before: list[int]) -> Outcome | None:
+        """Auction pitch's end: whoever reached the target wins; of several, the pitching side,
+        else the first to reach it counting the deal's points in order from the scores before."""
+        target = self.option("target")
+        reached = [side for side, score in enumerate(self.scores) if score >= target]
+        if not reached:
+            return None
+        if len(reached) == 1:
+            return self.win(reached[0], f"{self.side_name(reached[0])} reached {target}")
+        if pitching in reached:
+            return self.win(pitching, f"the pitcher, {self.side_name(pitching)}, reached {target}")
+        running = before[:]
+        for name, side, _ in awards:
+            if side in reached:
+                running[side] += POINT_VALUE.get(name, 1)
+                if running[side] >= target:
+                    return self.win(side, f"{self.side_name(side)} reached {target} first ({name})")
+        raise AssertionError("a side reached the target without a point that took it there")
+
+    def bid_out(self, pitching: int, made: bool) -> Outcome | None:
+        """Partnership pitch's end: only the pitching side, making its bid, wins at the target;
+        the safety valve (``floor``, ``deal-limit``) ends a game that would not end."""
+        target = self.option("target")
+        if made and self.scores[pitching] >= target:
+            return self.win(pitching, f"{self.side_name(pitching)} made the bid and reached {target}")
+        return self.safety_valve()
+
+    def safety_valve(self) -> Outcome | None:
+        """A side at minus ``floor`` or below loses (the best of the others wins); after
+        ``deal-limit`` deals the side ahead wins (level sides play one more deal)."""
+        floor = self.option("floor")
+        if floor != "off":
+            sunk = [side for side, score in enumerate(self.scores) if score <= -floor]
+            if sunk:
+                alive = [side for side in range(len(self.sides)) if side not in sunk]
+                pool = alive or list(range(len(self.sides)))
+                best = max(self.scores[side] for side in pool)
+                leaders = [side for side in pool if self.scores[side] == best]
+                if len(leaders) == 1:
+                    loser = " and ".join(self.side_name(side) for side in sunk)
+                    return self.win(leaders[0], f"{loser} fell to -{floor}")
+        limit = self.option("deal-limit")
+        if limit != "off" and self.deal_no >= limit:
+            best = max(self.scores)
+            if self.scores.count(best) == 1:
+                side = self.scores.index(best)
+                return self.win(side, f"{self.side_name(side)} led after {self.deal_no} deals")
+        return None
 
     def win(self, side: int, reason: str) -> Outcome:
         return Outcome((side,), self.sides[side], tuple(self.scores), reason)
@@ -326,7 +517,7 @@ class PitchBase(Game):
         def plays(trick: list[tuple[int, Card]]) -> list[dict[str, Any]]:
             return [{"seat": seat, "card": card.code} for seat, card in trick]
 
-        return {
+        view: dict[str, Any] = {
             **self.header_view(),
             "phase": self.phase,
             "deal": self.deal_no,
@@ -351,121 +542,19 @@ class PitchBase(Game):
             "hand_sizes": [len(hand) for hand in self.hands],
             "tricks_won": self.tricks_won[:],
             "scores": self.scores[:],
-            "target": self.options["target"],
+            "target": self.option("target"),
             "last_deal": self.last_deal,
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+        if self.extra:
+            view["trump_rules"] = self.trump_rules.to_json()
+            view["trumps"] = [card.code for card in self.trumps.order] if self.trumps else None
+        view.update(self.more_public())
+        return view
+
+    def more_public(self) -> dict[str, Any]:
+        """What a variant adds to the public view."""
+        return {}
 
     def private_view(self, seat: int) -> dict[str, Any]:
         return {"hand": [card.code for card in self.hands[seat]]}
-
-
-@register
-class AuctionPitch(PitchBase):
-    """Auction pitch (setback), 2-7 players each for themselves."""
-
-    name = "pitch"
-    title = "Auction Pitch"
-    player_counts = (2, 3, 4, 5, 6, 7)
-    default_players = 4
-    min_bid = 1
-    max_bid = 4
-    option_specs = (
-        OptionSpec("target", 11, "Points needed to win", (7, 9, 11, 21)),
-        OLD_HIGH_LOW,
-        OptionSpec("dealer-steal", False, "The dealer alone may equal the highest bid"),
-        OptionSpec("smudge", False, "A made bid of 4 wins the game at once (unless below zero)"),
-    )
-    rules_text = rules_prose("pitch")
-
-    def dealer_may_steal(self) -> bool:
-        return bool(self.options["dealer-steal"])
-
-    def deal_changes(
-        self, points: list[int], pitching: int, before: list[int]
-    ) -> tuple[list[int], bool, bool]:
-        changes = points[:]
-        made = points[pitching] >= self.high_bid
-        if not made:
-            changes[pitching] = -self.high_bid
-        smudged = made and self.options["smudge"] and self.high_bid == 4 and before[pitching] >= 0
-        return changes, made, smudged
-
-    def check_end(
-        self,
-        awards: list[tuple[str, int, Card | None]],
-        pitching: int,
-        made: bool,
-        before: list[int],
-    ) -> Outcome | None:
-        target = self.options["target"]
-        reached = [side for side, score in enumerate(self.scores) if score >= target]
-        if not reached:
-            return None
-        if len(reached) == 1:
-            return self.win(reached[0], f"{self.side_name(reached[0])} reached {target}")
-        if pitching in reached:
-            return self.win(pitching, f"the pitcher, {self.side_name(pitching)}, reached {target}")
-        running = before[:]
-        for name, side, _ in awards:
-            if side in reached:
-                running[side] += 1
-                if running[side] >= target:
-                    return self.win(side, f"{self.side_name(side)} reached {target} first ({name})")
-        raise AssertionError("a side reached the target without a point that took it there")
-
-
-SMUDGE = 5
-
-
-@register
-class PartnershipPitch(PitchBase):
-    """Partnership pitch by Brian Gordon's rules: four players, partners opposite, game 21."""
-
-    name = "pitch-partnership"
-    title = "Partnership Pitch"
-    player_counts = (4,)
-    default_players = 4
-    min_bid = 2
-    max_bid = SMUDGE
-    option_specs = (
-        OptionSpec(
-            "target", 21, "Points needed to win (the pitching side must make its bid)", (7, 9, 11, 21)
-        ),
-        OLD_HIGH_LOW,
-    )
-    rules_text = rules_prose("pitch-partnership")
-
-    def make_sides(self) -> tuple[tuple[int, ...], ...]:
-        return ((0, 2), (1, 3))
-
-    def bid_names(self) -> dict[str, str]:
-        return {str(SMUDGE): "smudge"}
-
-    def dealer_must_bid(self) -> bool:
-        return True
-
-    def deal_changes(
-        self, points: list[int], pitching: int, before: list[int]
-    ) -> tuple[list[int], bool, bool]:
-        changes = points[:]
-        if self.high_bid == SMUDGE:
-            made = points[pitching] == 4 and self.tricks_won[pitching] == HAND_SIZE
-            changes[pitching] = SMUDGE if made else -SMUDGE
-        else:
-            made = points[pitching] >= self.high_bid
-            if not made:
-                changes[pitching] = -self.high_bid
-        return changes, made, False
-
-    def check_end(
-        self,
-        awards: list[tuple[str, int, Card | None]],
-        pitching: int,
-        made: bool,
-        before: list[int],
-    ) -> Outcome | None:
-        target = self.options["target"]
-        if made and self.scores[pitching] >= target:
-            return self.win(pitching, f"{self.side_name(pitching)} made the bid and reached {target}")
-        return None
