@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import shutil
 import signal
@@ -406,3 +407,54 @@ async def test_killed_writer_leaves_a_consistent_database(tmp_path):
             )
             assert gaps == []
     assert len(ended) > 0
+
+
+# ----- start-up tells a locked, full, read-only and damaged database apart ----------------------------
+
+
+def first_migration_only(tmp_path: Path) -> Path:
+    folder = tmp_path / "migrations-1"
+    folder.mkdir()
+    shutil.copy(migrations_dir() / "0001_initial.sql", folder)
+    return folder
+
+
+async def test_a_database_locked_by_another_program_is_called_locked_not_damaged(tmp_path, monkeypatch):
+    path = tmp_path / "t.db"
+    async with await Store.open(path, migrations_dir=first_migration_only(tmp_path)):
+        pass  # schema 1: the next start must write (upgrade) it
+    monkeypatch.setattr("bot.store.database.STARTUP_BUSY_MS", 200)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreError, match="is locked by another program") as err:
+            await Store.open(path)
+        assert "damaged" not in str(err.value)
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert sql(path, "PRAGMA user_version") == [(1,)]  # left untouched
+
+
+async def test_a_full_disk_at_start_up_is_called_full(tmp_path):
+    folder = first_migration_only(tmp_path)
+    # No page may be added to the file while upgrading, as on a full disk.
+    (folder / "0002_grow.sql").write_text("PRAGMA max_page_count = 1;\nCREATE TABLE more (x INTEGER);\n")
+    path = tmp_path / "t.db"
+    with pytest.raises(StoreError, match="is full") as err:
+        await Store.open(path, migrations_dir=folder)
+    assert "damaged" not in str(err.value)
+
+
+async def test_a_read_only_database_is_called_read_only(tmp_path, monkeypatch):
+    path = tmp_path / "t.db"
+    async with await Store.open(path):
+        pass
+    real_access = os.access
+    # (the tests run as root, who may write any file: ask os.access what another user would get)
+    monkeypatch.setattr(
+        "bot.store.database.os.access", lambda p, mode: False if Path(p) == path else real_access(p, mode)
+    )
+    with pytest.raises(StoreError, match="read-only for this user") as err:
+        await Store.open(path)
+    assert "damaged" not in str(err.value)
