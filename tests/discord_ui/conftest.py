@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.app import TrickNightBot
 from bot.config import Settings
+from tests.discord_ui.helpers import close_bot_state
 
 
 @pytest.fixture
@@ -34,3 +36,17 @@ def fail_on_dynamic_item_errors(caplog: pytest.LogCaptureFixture) -> Iterator[No
     ]
     if bad:
         pytest.fail("errors were logged:\n" + "\n".join(r.getMessage() for r in bad))
+
+
+@pytest.fixture
+async def world(simcord_env: Any) -> AsyncIterator[tuple[Any, Any, Any, Any]]:
+    """One server, one channel and two members (alice, bob); tests needing more define their own."""
+    env = simcord_env
+    guild = env.create_guild("Card Club")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    try:
+        yield env, channel, alice, bob
+    finally:
+        await close_bot_state(env)

@@ -4,7 +4,6 @@ ending a table. The question states the consequence, sits apart from the cards, 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from bot.engine import find_variant, new_game
 from bot.tables import Seat, Table
 from tests.discord_ui.helpers import (
     answer_content,
-    close_bot_state,
     enabled_action_ids,
     message_by_id,
     table_of,
@@ -82,19 +80,6 @@ def test_irreversible_buttons_ask_first_on_a_row_without_cards() -> None:
 
 
 # ----- through Discord -----------------------------------------------------------------------------
-@pytest.fixture
-async def world(simcord_env: Any) -> AsyncIterator[tuple[Any, Any, Any, Any]]:
-    env = simcord_env
-    guild = env.create_guild("Card Club")
-    channel = guild.create_text_channel("pinochle")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    try:
-        yield env, channel, alice, bob
-    finally:
-        await close_bot_state(env)
-
-
 async def two_hand(env: Any, channel: Any, alice: Any) -> tuple[Table, Any]:
     await alice.slash(channel, "table new", game="pinochle-2", options="match=1000")
     lobby = channel.last_message

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from tests.discord_ui.helpers import table_of
-from tests.discord_ui.test_pinochle_table import audit, play_out, world  # noqa: F401  (world is a fixture)
+from tests.discord_ui.test_pinochle_table import audit, play_out
 
 
-async def test_full_double_deck_game_with_a_card_pass(world: Any) -> None:  # noqa: F811
+async def test_full_double_deck_game_with_a_card_pass(world: Any) -> None:
     env, channel, alice, bob = world
     result = await alice.slash(channel, "table new", game="double-deck-pass", options="match=deal")
     assert result.acknowledged and not result.ephemeral, result.response.content

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +19,6 @@ from bot.engine import new_game
 from bot.tables import Seat, Table
 from tests.discord_ui.helpers import (
     answer_content,
-    close_bot_state,
     enabled_action_ids,
     message_by_id,
     new_ephemeral_messages,
@@ -29,19 +27,6 @@ from tests.discord_ui.helpers import (
     view_timeout_tasks,
 )
 from tests.discord_ui.test_pinochle_table import audit, controls, decide
-
-
-@pytest.fixture
-async def world(simcord_env: Any) -> AsyncIterator[tuple[Any, Any, Any, Any]]:
-    env = simcord_env
-    guild = env.create_guild("Card Club")
-    channel = guild.create_text_channel("cards")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    try:
-        yield env, channel, alice, bob
-    finally:
-        await close_bot_state(env)
 
 
 async def open_table(env: Any, channel: Any, host: Any, game: str, joiners: list[Any], computers: int,

@@ -6,32 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from bot.engine import Card
 from tests.discord_ui.helpers import (
     answer_content,
-    close_bot_state,
     message_by_id,
     table_of,
     without_past_deal_cards,
 )
-
-
-@pytest.fixture
-async def world(simcord_env: Any) -> AsyncIterator[tuple[Any, Any, Any, Any]]:
-    env = simcord_env
-    guild = env.create_guild("Card Club")
-    channel = guild.create_text_channel("pinochle")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    try:
-        yield env, channel, alice, bob
-    finally:
-        await close_bot_state(env)
 
 
 # ----- the audit -----------------------------------------------------------------------------------

@@ -5,27 +5,11 @@ select holds) and of the others' discards, one click per decision."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
-
 from bot.discord_ui import hand_view
-from tests.discord_ui.helpers import answer_content, close_bot_state, message_by_id, table_of
+from tests.discord_ui.helpers import answer_content, message_by_id, table_of
 from tests.discord_ui.test_pinochle_table import audit, controls
-
-
-@pytest.fixture
-async def world(simcord_env: Any) -> AsyncIterator[tuple[Any, Any, Any, Any]]:
-    env = simcord_env
-    guild = env.create_guild("Card Club")
-    channel = guild.create_text_channel("pitch-10")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    try:
-        yield env, channel, alice, bob
-    finally:
-        await close_bot_state(env)
 
 
 async def choose(person: Any, shown: Any, stats: dict[str, int]) -> Any:
