@@ -134,3 +134,14 @@ def run_script(game: Game, script: str) -> list[dict[str, Any]]:
         assert game.to_act == (seat,), f"{step.strip()}: waiting for {game.to_act}"
         events += game.apply(seat, action)
     return events
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string in a JSON-like value (dict keys included): for checking what a view shows."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))}
+    if isinstance(value, list | tuple):
+        return {s for item in value for s in strings_in(item)}
+    return set()

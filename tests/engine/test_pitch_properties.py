@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bot.ai import decide, make_player
 from bot.engine import ALL_CARDS, Card, new_game
 from bot.engine.pitch import PitchBase
-from tests.engine.helpers import pitch_card_places
+from tests.engine.helpers import pitch_card_places, strings_in
 
 MAX_DEALS = 400
 
@@ -86,16 +86,6 @@ def test_computer_games_end_conserve_cards_and_award_exactly_the_points(
 
 def hidden_codes(game: PitchBase, seat: int) -> set[str]:
     return {card.code for other, hand in enumerate(game.hands) if other != seat for card in hand}
-
-
-def strings_in(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(strings_in(v) for v in value.values()), *(strings_in(k) for k in value))
-    if isinstance(value, list | tuple):
-        return set().union(set(), *(strings_in(v) for v in value))
-    return set()
 
 
 def test_every_view_at_every_step_shows_no_other_seats_cards() -> None:

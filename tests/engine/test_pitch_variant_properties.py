@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from bot.ai import decide, make_player
 from bot.engine import Card, new_game
 from bot.engine.pitch import PitchBase, TenPointPitch
+from tests.engine.helpers import strings_in
 
 MAX_DEALS = 400
 
@@ -111,16 +112,6 @@ def test_games_end_conserve_cards_and_award_exactly_the_points(
             if event["type"] in ("deal", "redeal"):
                 dealt = [hand[:] for hand in game.dealt]
     assert game.outcome is not None and game.to_act == ()
-
-
-def strings_in(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(strings_in(v) for v in value.values()), *(strings_in(k) for k in value))
-    if isinstance(value, list | tuple):
-        return set().union(set(), *(strings_in(v) for v in value))
-    return set()
 
 
 def test_no_view_shows_another_seats_hand_the_widow_or_a_discard() -> None:

@@ -14,6 +14,7 @@ from bot.engine.pinochle.common import PinochleGame
 from bot.engine.pinochle.partnership import PartnershipBase
 from bot.engine.pinochle.three import ThreeHand
 from bot.engine.pinochle.two import TwoHand
+from tests.engine.helpers import strings_in
 
 
 def full_pack(game: PinochleGame) -> list[Card]:
@@ -139,17 +140,6 @@ def new(variant: str, seed: int = 1, **options: Any) -> Any:
 
 
 # ----- privacy ------------------------------------------------------------------------------------
-def strings_in(value: Any) -> list[str]:
-    """Every string in a JSON-like value (dict keys included)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
-    if isinstance(value, list | tuple):
-        return [s for item in value for s in strings_in(item)]
-    return []
-
-
 def check_view_private(
     game: PinochleGame,
     seat: int,

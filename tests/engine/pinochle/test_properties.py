@@ -17,7 +17,8 @@ from bot.engine.pinochle.common import PinochleGame
 from bot.engine.pinochle.partnership import PartnershipBase
 from bot.engine.pinochle.three import ThreeHand
 from bot.engine.pinochle.two import TwoHand
-from tests.engine.pinochle.helpers import check_cards, check_view_private, strings_in
+from tests.engine.helpers import strings_in
+from tests.engine.pinochle.helpers import check_cards, check_view_private
 
 MAX_DEALS = 150
 COUNTS = ["standard", "tens-fives", "tens"]

@@ -13,8 +13,8 @@ from bot import render
 from bot.engine import BadOption, Card, IllegalAction, Phase, Suit, find_variant, new_game, parse_cards
 from bot.engine.meld import meld_total
 from bot.engine.pinochle.double_deck import DoubleDeck, bid_ladder, double_deck_table
+from tests.engine.helpers import strings_in
 from tests.engine.pinochle.double_deck.helpers import act, bid_out, check_cards, dd, rig
-from tests.engine.pinochle.helpers import strings_in
 
 # Dealer 3: seat 0 bids first. Sides: seats 0 & 2, seats 1 & 3.
 # Seat 0 (hearts trump): run 15 + royal marriage 4, spade marriage 2, pinochle 4, aces around 10 = 35.

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from bot.ai import decide, make_player
 from bot.engine import Card, Game, IllegalAction, new_game
 from bot.engine.pinochle.double_deck import DoubleDeck
+from tests.engine.helpers import strings_in
 from tests.engine.pinochle.double_deck.helpers import check_cards
-from tests.engine.pinochle.helpers import check_view_private, strings_in
+from tests.engine.pinochle.helpers import check_view_private
 
 PRESETS = ["double-deck", "double-deck-npa", "double-deck-toby-thomas", "double-deck-pass"]
 MAX_DEALS = 60
