@@ -85,7 +85,7 @@ async def test_the_installed_wheel_runs_from_an_empty_folder(fake: FakeDiscord, 
         await fake.wait_for_request("PUT", COMMANDS_SYNC, timeout=60)
         await bot.wait_for_line(r"connected as .*: 1 guild\(s\)")
         synced = {command["name"] for command in fake.commands[None]}
-        assert {"table", "hand", "rules", "leaderboard", "stats", "league", "settings"} <= synced
+        assert {"table", "hand", "rules", "leaderboard", "stats", "league", "admin", "help"} <= synced
         code, seconds = await bot.stop(signal.SIGTERM)
         assert code == 0 and seconds < 5, bot.output()
     finally:
