@@ -130,9 +130,12 @@ class Tally:
     unplayed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ROLES, 0))
     times: dict[str, list[float]] = field(default_factory=lambda: {role: [] for role in ROLES})
     seconds: float = 0.0
+    unit: str = "points"
+    """What a deal's score is counted in (three-hand settles in chips)."""
 
     def merge(self, other: Tally) -> None:
         self.pairs.update(other.pairs)
+        self.unit = other.unit
         self.deals += other.deals
         for role in ROLES:
             self.taken[role] += other.taken[role]
@@ -174,6 +177,7 @@ def play_deal(
         for event in game.apply(seat, action):
             if event["type"] == "deal_scored":
                 tally.deals += 1
+                tally.unit = "chips" if "chips" in event else "points"
                 count_contract(event, roles, tally)
                 changes = event["changes"]
                 return [changes[game.side_of[s]] for s in range(game.players)], game
@@ -324,7 +328,7 @@ def report(match: Match, tally: Tally, jobs: int) -> str:
         f"  pairs won by A ({a}): {100 * figures.won:.1f}% "
         f"[{100 * figures.won_low:.1f}, {100 * figures.won_high:.1f}] "
         f"(95% Wilson; {figures.ties} tied pairs counted half)",
-        f"  margin per deal, A minus B: {figures.margin:+.1f} points "
+        f"  margin per deal, A minus B: {figures.margin:+.1f} {tally.unit} "
         f"[{figures.margin_low:+.1f}, {figures.margin_high:+.1f}] (95%)",
     ]
     if sum(tally.taken.values()) == 0:
