@@ -139,3 +139,19 @@ def test_main_prints_the_figures(capsys):
     out = capsys.readouterr().out
     assert "each deal played 6 times" in out and "chips" in out
     assert "pairs won by A (basic)" in out and "decision time B (random)" in out
+
+
+def test_a_suite_prints_each_match_beside_its_goal(monkeypatch, capsys):
+    goals = [duel.Goal("pitch", "basic", "random", 0.70, 4), duel.Goal("pinochle-2", "random", "basic", None)]
+    monkeypatch.setitem(duel.SUITES, "trial", goals)
+    assert duel.run_suite("trial", 30, 1, 1) == 0
+    summary = capsys.readouterr().out.split("suite trial, 30 pairs each, seed 1:")[1].splitlines()[1:]
+    assert "basic vs random" in summary[0] and "goal >= 70%: met" in summary[0]
+    assert "random vs basic" in summary[1] and "goal > 50%: NOT met" in summary[1]
+
+
+def test_a_suite_with_a_missing_level_plays_nothing(monkeypatch, capsys):
+    monkeypatch.setitem(duel.SUITES, "trial", [duel.Goal("pitch", "no-such-level", "basic", 0.7)])
+    monkeypatch.setattr(duel, "run_match", lambda *args, **kwargs: pytest.fail("played"))
+    assert duel.run_suite("trial", 5, 1, 1) == 2
+    assert "level 'no-such-level' is not available for pitch" in capsys.readouterr().err
