@@ -237,23 +237,29 @@ def run_pairs(match: Match, pairs: Iterable[int]) -> Tally:
 
 
 def run_match(match: Match, pairs: int, jobs: int, *, progress: bool = True) -> Tally:
-    """Play pairs 0..pairs-1 in ``jobs`` processes and merge their statistics."""
+    """Play pairs 0..pairs-1 in ``jobs`` processes and merge their statistics (a line of progress
+    on stderr at most every 30 s)."""
     start = time.perf_counter()
+    tally = Tally()
+    size = max(1, min(25, pairs // (jobs * 4)))
+    chunks = [range(first, min(pairs, first + size)) for first in range(0, pairs, size)]
+    shown = start
+
+    def add(part: Tally) -> None:
+        nonlocal shown
+        tally.merge(part)
+        if progress and time.perf_counter() - shown > 30:
+            shown = time.perf_counter()
+            print(f"  ... {match.variant}: {len(tally.pairs)}/{pairs} pairs", file=sys.stderr, flush=True)
+
     if jobs <= 1:
-        tally = run_pairs(match, range(pairs))
+        for chunk in chunks:
+            add(run_pairs(match, chunk))
     else:
-        tally = Tally()
-        size = max(1, min(25, pairs // (jobs * 4)))
-        chunks = [range(first, min(pairs, first + size)) for first in range(0, pairs, size)]
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures = [pool.submit(run_pairs, match, chunk) for chunk in chunks]
-            shown = time.perf_counter()
-            for future in as_completed(futures):
-                tally.merge(future.result())
-                if progress and time.perf_counter() - shown > 30:
-                    shown = time.perf_counter()
-                    print(f"  ... {len(tally.pairs)}/{pairs} pairs", file=sys.stderr, flush=True)
+            for future in as_completed([pool.submit(run_pairs, match, chunk) for chunk in chunks]):
+                add(future.result())
     tally.seconds = time.perf_counter() - start
     return tally
 
