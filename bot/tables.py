@@ -203,6 +203,9 @@ class TableManager:
         self.by_id: dict[int, Table] = {}
         self._closing = False
         self.upkeep = Upkeep(self)
+        from bot.seating import Seating  # it builds on this module's Table and Seat
+
+        self.seating = Seating(self)
 
     @property
     def closing(self) -> bool:
@@ -292,23 +295,33 @@ class TableManager:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You have no seat at this table.")
-            if table.status == "lobby":
-                table.seats[seat] = None
-                if not table.humans():
-                    await self._close(table, "abandoned")
-                    self.publisher.announce(table, "Everyone left: the table is closed.")
-                    return
-                if user_id == table.host_id:
-                    table.host_id = table.humans()[0]
-                    await self.store.games.update(table.id, host_id=table.host_id)
-            else:
-                current = table.seats[seat]
-                assert current is not None
-                table.seats[seat] = Seat("computer", f"Computer ({current.name}'s seat)", level="basic")
-                self.publisher.announce(table, f"{current.name} left: a computer plays their seat.")
-            await self._save_seats(table)
+            if not await self.vacate(table, seat, "left"):
+                return
         self.publisher.table_changed(table)
         self._after_change(table)
+
+    async def vacate(self, table: Table, seat: int, went: str) -> bool:
+        """Empty a person's lobby seat (hosting passes on; the last person out closes the table) or
+        give their game seat to a computer, announced as "<name> ``went``". Under the table's lock;
+        False if the table closed."""
+        current = table.seats[seat]
+        assert current is not None and current.user_id is not None
+        if table.status == "lobby":
+            table.seats[seat] = None
+            if not table.humans():
+                await self._close(table, "abandoned")
+                self.publisher.announce(table, "Everyone left: the table is closed.")
+                return False
+            if current.user_id == table.host_id:
+                table.host_id = table.humans()[0]
+                await self.store.games.update(table.id, host_id=table.host_id)
+            if went != "left":
+                self.publisher.announce(table, f"{current.name} {went}.")
+        else:
+            table.seats[seat] = Seat("computer", f"Computer ({current.name}'s seat)", level="basic")
+            self.publisher.announce(table, f"{current.name} {went}: a computer plays their seat.")
+        await self._save_seats(table)
+        return True
 
     async def add_computer(self, table: Table, user_id: int, level: str = "basic") -> int:
         """A seated person adds a computer player of ``level`` in the first empty seat."""
@@ -516,9 +529,12 @@ class TableManager:
         settings = await self.store.settings.get(guild_id)
         return dict(settings.default_options.get(variant, {}))
 
-    def _refuse_while_closing(self) -> None:
+    def refuse_while_closing(self) -> None:
+        """Refuse every change once shutdown has begun."""
         if self._closing:
             raise TableError(RESTARTING)
+
+    _refuse_while_closing = refuse_while_closing
 
     def _check_lobby(self, table: Table, verb: str) -> None:
         self._refuse_while_closing()
@@ -542,8 +558,11 @@ class TableManager:
             raise TableError("The game has not started yet.")
         return seat
 
-    async def _save_seats(self, table: Table) -> None:
+    async def save_seats(self, table: Table) -> None:
+        """Store who sits where (under the table's lock)."""
         await self.store.games.update(table.id, seats=table.seats_json())
+
+    _save_seats = save_seats
 
     def _make_bots(self, table: Table) -> None:
         table.bots = {}
