@@ -3,7 +3,8 @@ seat swaps, removing a computer, kicking a player, handing over hosting, and inv
 
 The rules live here, under the table's lock, and every change is stored before it is shown; the
 Discord layer only calls these and shows the refusals (``TableError``) as they are. Seats are
-numbered from 0 here and from 1 in every message.
+numbered from 0 here and from 1 in every message (refusals say "Seat 2" or "that seat": the
+Discord layer puts players' names in place of a lowercase "seat 2").
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ class Seating:
             self._check_seat(table, seat)
             came_from = table.seat_of(user_id)
             if came_from == seat:
-                raise TableError(f"You are already in seat {seat + 1}.")
+                raise TableError("You already sit in that seat.")
             held = table.seats[seat]
             if held is not None and held.is_human:
                 raise TableError(
@@ -74,7 +75,7 @@ class Seating:
             if held is not None:  # a computer: it takes the person's old seat or a free one
                 spare = came_from if came_from is not None else self._free_seat(table)
                 if spare is None:
-                    raise TableError(f"The table is full: seat {seat + 1} keeps its computer.")
+                    raise TableError("The table is full: that seat keeps its computer.")
                 self._put(table, spare, held, seat)
             elif came_from is not None:
                 table.seats[came_from] = None

@@ -27,6 +27,7 @@ from bot.discord_ui import (
     table_embed,
     table_view,
 )
+from bot.discord_ui.lobby import LOBBY_ITEMS, add_to_thread, bring_in, invite_view
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
 from bot.tables import Table
@@ -88,7 +89,7 @@ class TableCog(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         table = here(interaction)
         seat = await services(interaction).tables.join(table, interaction.user.id, display_name(interaction))
-        await reply(interaction, f"You took seat {seat + 1}.")
+        await reply(interaction, f"You took seat {seat + 1}.{await bring_in(interaction, table)}")
 
     @table.command(name="leave", description="Leave this channel's table (a computer takes over a game seat)")
     @answers_refusals
@@ -175,6 +176,86 @@ class TableCog(commands.Cog):
             "Change it any time with `/table cards`.",
         )
 
+    # ----- seats and people (the rules are in manager.seating) -----------------------------------
+    @table.command(
+        name="seat", description="Sit in, or move to, a seat before the start (it decides partners)"
+    )
+    @app_commands.describe(number="The seat's number (partners sit opposite: 1 & 3, 2 & 4 at four)")
+    @answers_refusals
+    async def seat(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 8]) -> None:
+        table = here(interaction)
+        change = await services(interaction).tables.seating.choose(
+            table, interaction.user.id, display_name(interaction), number - 1
+        )
+        where = await bring_in(interaction, table) if change.came_from is None else ""
+        verb = "took" if change.came_from is None else "moved to"
+        await reply(interaction, f"You {verb} seat {change.seat + 1}.{where}")
+
+    @table.command(name="swap", description="Swap two seats before the start (host or Manage Server)")
+    @app_commands.describe(first="A seat number", second="The other seat number")
+    @answers_refusals
+    async def swap(
+        self, interaction: discord.Interaction,
+        first: app_commands.Range[int, 1, 8], second: app_commands.Range[int, 1, 8],
+    ) -> None:  # fmt: skip
+        table = here(interaction)
+        await services(interaction).tables.seating.swap(
+            table, interaction.user.id, first - 1, second - 1, is_admin=is_admin(interaction)
+        )
+        await reply(interaction, f"Seats {first} and {second} were swapped.")
+
+    @table.command(name="remove-computer", description="Take a computer out of the lobby (host)")
+    @app_commands.describe(number="The computer's seat number")
+    @answers_refusals
+    async def remove_computer(
+        self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 8]
+    ) -> None:
+        name = await services(interaction).tables.seating.remove_computer(
+            here(interaction), interaction.user.id, number - 1, is_admin=is_admin(interaction)
+        )
+        await reply(interaction, f"{name} left seat {number}.")
+
+    @table.command(name="kick", description="Remove a player (host); during a game a computer takes the seat")
+    @app_commands.describe(member="The player to remove")
+    @answers_refusals
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        table = here(interaction)
+        playing = table.status == "playing"
+        name = await services(interaction).tables.seating.kick(
+            table, interaction.user.id, member.id, is_admin=is_admin(interaction)
+        )
+        after = "a computer plays their seat" if playing else "their seat is free"
+        await reply(interaction, f"{name} was removed from the table: {after}.")
+
+    @table.command(name="host", description="Hand over hosting to a seated player (host)")
+    @app_commands.describe(member="The new host (seated at this table)")
+    @answers_refusals
+    async def host(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        name = await services(interaction).tables.seating.hand_over(
+            here(interaction), interaction.user.id, member.id, is_admin=is_admin(interaction)
+        )
+        await reply(interaction, f"{name} is the host now.")
+
+    @table.command(name="invite", description="Invite a member to this table (pings only them)")
+    @app_commands.describe(member="Who to invite")
+    @answers_refusals
+    async def invite(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        table = here(interaction)
+        services(interaction).tables.seating.check_invite(
+            table, interaction.user.id, member.id, member_is_bot=member.bot
+        )
+        require_posting(interaction)
+        await add_to_thread(interaction, table, member)
+        text = (
+            f"{member.mention}, {display_name(interaction)} invites you to the {table.title} table "
+            f"(#{table.id}). Click **Join the table** to take a seat."
+        )
+        # The one mention here: exactly the invited member.
+        await interaction.response.send_message(
+            **limits.checked(content=text, view=invite_view(table, member.id)),
+            allowed_mentions=discord.AllowedMentions(users=[member], everyone=False, roles=False),
+        )
+
     @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
     @app_commands.guild_only()
     @answers_refusals
@@ -183,5 +264,5 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*TABLE_ITEMS, *BID_ITEMS, *CONFIRM_ITEMS)
+    bot.add_dynamic_items(*TABLE_ITEMS, *BID_ITEMS, *CONFIRM_ITEMS, *LOBBY_ITEMS)
     await bot.add_cog(TableCog())

@@ -79,7 +79,7 @@ async def test_seat_choices_that_cannot_be_done_are_refused_and_change_nothing(m
     before = who(table)
     for user, seat, words in [
         (BOB, 0, "Seat 1 is alice's"),
-        (BOB, 1, "already in seat 2"),
+        (BOB, 1, "already sit in that seat"),
         (BOB, 4, "no seat 5: this table has seats 1 to 4"),
         (BOB, -1, "no seat 0"),
     ]:
