@@ -1,4 +1,5 @@
-"""The table manager: one table per channel, a lock per table, computer turns and turn timers.
+"""The table manager: one table per channel (a thread is a channel of its own), a lock per table,
+computer turns and turn timers; seats and people are its `seating` (bot/seating.py).
 
 It is the only place that changes a running game. Every accepted action is written to the store
 before the new state replaces the old one, so nothing a player did is lost on a restart. It knows
@@ -224,7 +225,10 @@ class TableManager:
     def require(self, channel_id: int) -> Table:
         table = self.by_channel.get(channel_id)
         if table is None:
-            raise TableError("There is no table in this channel. Open one with /table new.")
+            raise TableError(
+                "There is no table in this channel. Open one with /table new "
+                "(a table in a thread is run from inside its thread)."
+            )
         return table
 
     async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
@@ -245,22 +249,23 @@ class TableManager:
         variant: str,
         options: dict[str, Any] | None = None,
         players: int | None = None,
+        in_answer: bool = True,
     ) -> Table:
-        """Open a lobby in a channel with the host in the first seat."""
+        """Open a lobby in a channel with the host in the first seat. ``in_answer``: the table
+        message is the answer to the command (``set_message`` follows); else the publisher posts it."""
         self._refuse_while_closing()
         existing = self.by_channel.get(channel_id)
         if existing is not None:
             raise TableError(
-                f"This channel already has a {existing.title} table ({existing.status}). "
-                "Join it, or its host can end it with /table end."
+                f"This channel already has a table ({existing.title}, {existing.status}). "
+                "Join it, or its host can end it with /table end. Where threads are allowed, "
+                "/table new in a text channel gives each table a thread of its own."
             )
-        cls = find_variant(variant)
-        defaults = await self._guild_defaults(guild_id, cls.name)
-        resolved = resolve_options(cls.option_specs, options, cls.name, house=defaults)
-        # The engine checks the player count and the options together, as the game will start.
-        count = new_game(cls.name, players=players, options=resolved, seed=0).players
+        cls, resolved, count = await self.check_new(guild_id, variant, options, players)
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
-        table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats, message_coming=True)
+        table = Table(
+            0, guild_id, channel_id, host_id, cls.name, resolved, count, seats, message_coming=in_answer
+        )
         table.id = await self.store.games.create(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -274,7 +279,22 @@ class TableManager:
             status="lobby",
         )
         self._track(table)
+        if not in_answer:
+            self.publisher.table_changed(table)
         return table
+
+    async def check_new(
+        self, guild_id: int, variant: str, options: dict[str, Any] | None, players: int | None
+    ) -> tuple[type[Game], dict[str, Any], int]:
+        """Refuse a table that could not be opened (a bad variant, house rule or player count);
+        else its variant, options with the guild's defaults, and player count."""
+        self._refuse_while_closing()
+        cls = find_variant(variant)
+        defaults = await self._guild_defaults(guild_id, cls.name)
+        resolved = resolve_options(cls.option_specs, options, cls.name, house=defaults)
+        # The engine checks the player count and the options together, as the game will start.
+        count = new_game(cls.name, players=players, options=resolved, seed=0).players
+        return cls, resolved, count
 
     async def join(self, table: Table, user_id: int, name: str) -> int:
         """Seat a person in the first empty seat; returns the seat."""

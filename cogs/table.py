@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,6 +15,7 @@ from bot.discord_ui import (
     CONFIRM_ITEMS,
     TABLE_ITEMS,
     VARIANT_CHOICES,
+    LobbyButton,
     answers_refusals,
     ask_to_end,
     ask_to_leave,
@@ -28,6 +31,8 @@ from bot.discord_ui import (
     table_view,
 )
 from bot.discord_ui.lobby import LOBBY_ITEMS, add_to_thread, bring_in, invite_view
+from bot.discord_ui.panels import untracked
+from bot.discord_ui.threads import THREAD_TYPES, fallback_note, open_thread, why_no_thread
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
 from bot.tables import Table
@@ -44,7 +49,7 @@ def here(interaction: discord.Interaction) -> Table:
 
 
 class TableCog(commands.Cog):
-    """``/table …`` and ``/hand``. One active table per channel, played in the channel itself."""
+    """``/table …`` and ``/hand``. One table per channel; `/table new` gives each its own thread."""
 
     table = app_commands.Group(name="table", description="Open, join and run a card table", guild_only=True)
 
@@ -66,23 +71,71 @@ class TableCog(commands.Cog):
         check_length(options, "list of house rules", MAX_OPTIONS_TEXT)
         pairs = parse_option_pairs(options.replace(",", " ").split()) if options else {}
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        table = await services(interaction).tables.open_table(
+        manager = services(interaction).tables
+        mode = (await manager.store.settings.get(interaction.guild_id)).table_threads
+        no_thread = why_no_thread(interaction, mode)
+        if mode in THREAD_TYPES and no_thread is None:
+            await manager.check_new(interaction.guild_id, game, pairs, players)  # refused before any thread
+            await interaction.response.defer()  # creating a thread may take longer than Discord's 3 s
+            assert isinstance(interaction.channel, discord.TextChannel)
+            title = find_variant(game).title
+            try:
+                thread = await open_thread(interaction.channel, mode, title, interaction.user)
+            except discord.HTTPException as err:  # Discord refused after all: play in the channel
+                no_thread = f"Discord would not create the thread ({err.text or err.status})"
+            else:
+                await self.open_in_thread(interaction, thread, game, pairs, players)
+                return
+        table = await manager.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=display_name(interaction), variant=game, options=pairs, players=players,
         )  # fmt: skip
         cls = find_variant(table.variant)
         summary = render.player_text(cls.rules_text.split("\n", 1)[0])
-        sent = await interaction.response.send_message(
-            **limits.checked(
-                content=f"{summary} — use `/rules` for the full rules.",
-                embed=table_embed(table),
-                view=table_view(table) or discord.utils.MISSING,
-            )
+        message = limits.checked(
+            content=f"{summary} — use `/rules` for the full rules.",
+            embed=table_embed(table),
+            view=table_view(table) or discord.utils.MISSING,
         )
-        message_id = sent.message_id if sent is not None else None
+        if interaction.response.is_done():
+            message_id: int | None = (await interaction.followup.send(**message, wait=True)).id
+        else:
+            sent = await interaction.response.send_message(**message)
+            message_id = sent.message_id if sent is not None else None
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await services(interaction).tables.set_message(table, message_id)
+        await manager.set_message(table, message_id)
+        if no_thread is not None and mode in THREAD_TYPES:
+            await interaction.followup.send(fallback_note(no_thread), ephemeral=True)
+
+    @staticmethod
+    async def open_in_thread(
+        interaction: discord.Interaction, thread: discord.Thread, game: str, pairs: dict[str, str],
+        players: int | None,
+    ) -> None:  # fmt: skip
+        """Open the table in its new thread (the publisher posts its message there) and say so in
+        the channel, with a **Join** button that also works for people outside a private thread."""
+        assert interaction.guild_id is not None
+        try:
+            table = await services(interaction).tables.open_table(
+                guild_id=interaction.guild_id, channel_id=thread.id, host_id=interaction.user.id,
+                host_name=display_name(interaction), variant=game, options=pairs, players=players,
+                in_answer=False,
+            )  # fmt: skip
+        except BaseException:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.delete()  # no table came of it
+            raise
+        view = discord.ui.View(timeout=None)
+        view.add_item(LobbyButton(table.id, "join"))
+        await interaction.followup.send(
+            **limits.checked(
+                content=f"{display_name(interaction)} opened a {table.title} table (#{table.id}) in "
+                f"{thread.mention}. Click **Join** to take a seat there.",
+                view=untracked(view),
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @table.command(name="join", description="Take a seat at this channel's table")
     @answers_refusals
