@@ -332,14 +332,14 @@ class TableManager:
                 await self._close(table, "abandoned")
                 self.publisher.announce(table, "Everyone left: the table is closed.")
                 return False
-            if current.user_id == table.host_id:
-                table.host_id = table.humans()[0]
-                await self.store.games.update(table.id, host_id=table.host_id)
             if went != "left":
                 self.publisher.announce(table, f"{current.name} {went}.")
         else:
             table.seats[seat] = Seat("computer", f"Computer ({current.name}'s seat)", level="basic")
             self.publisher.announce(table, f"{current.name} {went}: a computer plays their seat.")
+        if current.user_id == table.host_id and table.humans():  # hosting passes to who is left
+            table.host_id = table.humans()[0]
+            await self.store.games.update(table.id, host_id=table.host_id)
         await self._save_seats(table)
         return True
 

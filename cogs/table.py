@@ -30,7 +30,7 @@ from bot.discord_ui import (
     table_embed,
     table_view,
 )
-from bot.discord_ui.lobby import LOBBY_ITEMS, add_to_thread, bring_in, invite_view
+from bot.discord_ui.lobby import LOBBY_ITEMS, add_to_thread, bring_in, invite_view, show_out
 from bot.discord_ui.panels import untracked
 from bot.discord_ui.threads import THREAD_TYPES, fallback_note, open_thread, why_no_thread
 from bot.engine import find_variant, parse_option_pairs
@@ -277,6 +277,7 @@ class TableCog(commands.Cog):
         name = await services(interaction).tables.seating.kick(
             table, interaction.user.id, member.id, is_admin=is_admin(interaction)
         )
+        await show_out(interaction, table, member)
         after = "a computer plays their seat" if playing else "their seat is free"
         await reply(interaction, f"{name} was removed from the table: {after}.")
 

@@ -160,6 +160,7 @@ async def test_kicking_mid_game_hands_the_seat_to_a_computer_and_the_game_goes_o
     )
     with pytest.raises(TableError, match="not seated"):
         await manager.act(table, BOB, "pass")
+    assert table.host_id == ALICE
     # Alice leaves too: the computers play the whole game out.
     await manager.leave(table, ALICE)
     await wait_until(lambda: table.status == "ended")
@@ -217,3 +218,14 @@ async def test_seats_and_host_survive_a_restart(store: Store) -> None:
         assert resumed.host_id == BOB
     finally:
         await second.shutdown()
+
+
+async def test_hosting_passes_on_when_the_host_leaves_or_is_removed(manager: TableManager) -> None:
+    table = await lobby(manager, "pitch")
+    await manager.join(table, BOB, "bob")
+    await manager.join(table, CAROL, "carol")
+    await manager.start(table, ALICE)
+    await manager.seating.kick(table, BOB, ALICE, is_admin=True)  # someone with Manage Server
+    assert table.host_id == BOB and (await manager.store.games.load(table.id)).host_id == BOB
+    await manager.leave(table, BOB)
+    assert table.host_id == CAROL

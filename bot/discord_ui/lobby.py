@@ -65,6 +65,17 @@ async def add_to_thread(
     return channel
 
 
+async def show_out(interaction: discord.Interaction, table: Table, user: discord.abc.Snowflake) -> None:
+    """Take a removed player out of the table's private thread (a public one is open to all)."""
+    channel = interaction.client.get_channel(table.channel_id)
+    if isinstance(channel, discord.Thread) and channel.type is discord.ChannelType.private_thread:
+        try:
+            await channel.remove_user(user)
+        except discord.HTTPException as err:
+            log.warning("table %s: could not remove %s from thread %s: %s", table.id, user.id,
+                        channel.id, err)  # fmt: skip
+
+
 async def bring_in(interaction: discord.Interaction, table: Table) -> str:
     """Add the person who just took a seat to the table's thread (if it is one); the words that
     point them there (empty when they are in it already)."""

@@ -104,6 +104,9 @@ async def test_a_private_thread_adds_each_player_who_takes_a_seat(club: Any) -> 
     await carol.click(thread.last_message, label="Join the table")
     table = table_of(env.bot, thread.id)
     assert [table.seat_of(p.id) for p in (alice, bob, carol)] == [0, 1, 2]
+    kicked = await alice.slash(thread, "table kick", member=carol)
+    assert kicked.ephemeral and "their seat is free" in kicked.response.content
+    assert carol.id not in env.backend.channels[thread.id].thread_members
 
 
 async def test_without_thread_permissions_the_table_plays_in_the_channel(club: Any) -> None:
