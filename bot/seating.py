@@ -44,10 +44,12 @@ def partners_of(table: Table, seat: int) -> list[int]:
 
 @dataclass(frozen=True)
 class SeatChange:
-    """What ``choose`` did: the person's seat now, and where they came from (None: they sat down)."""
+    """What ``choose`` did: the seat chosen, and where the person came from (None: they sat down).
+    ``asks``: the seat is another person's, who is to be asked to swap (nothing changed yet)."""
 
     seat: int
     came_from: int | None
+    asks: int | None = None
 
 
 class Seating:
@@ -67,10 +69,9 @@ class Seating:
                 raise TableError("You already sit in that seat.")
             held = table.seats[seat]
             if held is not None and held.is_human:
-                raise TableError(
-                    f"Seat {seat + 1} is {held.name}'s. Choose a free seat, or ask the host to swap "
-                    "you (`/table swap`)."
-                )
+                if came_from is None:
+                    raise TableError(f"Seat {seat + 1} is {held.name}'s. Choose a free seat.")
+                return SeatChange(seat, came_from, asks=held.user_id)  # they decide: accept_swap
             person = table.seats[came_from] if came_from is not None else Seat("human", name, user_id)
             if held is not None:  # a computer: it takes the person's old seat or a free one
                 spare = came_from if came_from is not None else self._free_seat(table)
@@ -83,6 +84,21 @@ class Seating:
             await self.manager.save_seats(table)
         self.manager.publisher.table_changed(table)
         return SeatChange(seat, came_from)
+
+    async def accept_swap(
+        self, table: Table, user_id: int, asker_id: int, asker_seat: int, seat: int
+    ) -> None:
+        """The person in ``seat`` accepts the swap ``asker_id`` (in ``asker_seat``) asked for."""
+        async with table.lock:
+            self._check_lobby(table, "swap seats at")
+            held = table.seats[seat] if 0 <= seat < table.players else None
+            if held is None or held.user_id != user_id:
+                raise TableError("This swap was asked of someone else (or they have moved since).")
+            if table.seat_of(asker_id) != asker_seat:
+                raise TableError("That swap is out of date: the one who asked has moved or left since.")
+            table.seats[seat], table.seats[asker_seat] = table.seats[asker_seat], held
+            await self.manager.save_seats(table)
+        self.manager.publisher.table_changed(table)
 
     async def swap(self, table: Table, user_id: int, first: int, second: int, *, is_admin: bool) -> None:
         """The host swaps what two seats hold (people, computers, or an empty seat) before the start."""

@@ -30,7 +30,15 @@ from bot.discord_ui import (
     table_embed,
     table_view,
 )
-from bot.discord_ui.lobby import LOBBY_ITEMS, add_to_thread, bring_in, invite_view, show_out
+from bot.discord_ui.lobby import (
+    LOBBY_ITEMS,
+    add_to_thread,
+    answer_choice,
+    bring_in,
+    invite_view,
+    only_them,
+    show_out,
+)
 from bot.discord_ui.panels import untracked
 from bot.discord_ui.threads import THREAD_TYPES, fallback_note, open_thread, why_no_thread
 from bot.engine import find_variant, parse_option_pairs
@@ -240,9 +248,7 @@ class TableCog(commands.Cog):
         change = await services(interaction).tables.seating.choose(
             table, interaction.user.id, display_name(interaction), number - 1
         )
-        where = await bring_in(interaction, table) if change.came_from is None else ""
-        verb = "took" if change.came_from is None else "moved to"
-        await reply(interaction, f"You {verb} seat {change.seat + 1}.{where}")
+        await answer_choice(interaction, table, change)
 
     @table.command(name="swap", description="Swap two seats before the start (host or Manage Server)")
     @app_commands.describe(first="A seat number", second="The other seat number")
@@ -307,7 +313,7 @@ class TableCog(commands.Cog):
         # The one mention here: exactly the invited member.
         await interaction.response.send_message(
             **limits.checked(content=text, view=invite_view(table, member.id)),
-            allowed_mentions=discord.AllowedMentions(users=[member], everyone=False, roles=False),
+            allowed_mentions=only_them(member.id),
         )
 
     @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")

@@ -78,13 +78,13 @@ async def test_seat_choices_that_cannot_be_done_are_refused_and_change_nothing(m
     await manager.join(table, BOB, "bob")
     before = who(table)
     for user, seat, words in [
-        (BOB, 0, "Seat 1 is alice's"),
+        (CAROL, 0, "Seat 1 is alice's. Choose a free seat"),
         (BOB, 1, "already sit in that seat"),
         (BOB, 4, "no seat 5: this table has seats 1 to 4"),
         (BOB, -1, "no seat 0"),
     ]:
         with pytest.raises(TableError, match=words):
-            await manager.seating.choose(table, user, "bob", seat)
+            await manager.seating.choose(table, user, "someone", seat)
     assert who(table) == before
     await manager.start(table, ALICE)
     with pytest.raises(TableError, match="already started"):
@@ -229,3 +229,22 @@ async def test_hosting_passes_on_when_the_host_leaves_or_is_removed(manager: Tab
     assert table.host_id == BOB and (await manager.store.games.load(table.id)).host_id == BOB
     await manager.leave(table, BOB)
     assert table.host_id == CAROL
+
+
+async def test_a_seated_person_asks_for_another_persons_seat_and_they_accept(manager: TableManager) -> None:
+    table = await lobby(manager)
+    await manager.join(table, BOB, "bob")
+    await manager.join(table, CAROL, "carol")
+    change = await manager.seating.choose(table, BOB, "bob", 2)  # carol's seat: she is asked
+    assert (change.seat, change.came_from, change.asks) == (2, 1, CAROL)
+    assert who(table) == ["alice", "bob", "carol", None]  # nothing changes before she accepts
+    with pytest.raises(TableError, match="asked of someone else"):
+        await manager.seating.accept_swap(table, ALICE, BOB, 1, 2)
+    await manager.seating.accept_swap(table, CAROL, BOB, 1, 2)
+    assert who(table) == await stored_seats(manager, table) == ["alice", "carol", "bob", None]
+    with pytest.raises(TableError, match="out of date"):  # accepted twice: bob is in seat 3 now
+        await manager.seating.accept_swap(table, BOB, BOB, 1, 2)
+    change = await manager.seating.choose(table, CAROL, "carol", 0)
+    await manager.seating.choose(table, ALICE, "alice", 3)  # alice moves away meanwhile
+    with pytest.raises(TableError, match="asked of someone else"):
+        await manager.seating.accept_swap(table, ALICE, CAROL, 1, 0)

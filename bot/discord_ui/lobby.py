@@ -23,7 +23,7 @@ from bot.discord_ui import limits
 from bot.discord_ui.panels import untracked
 from bot.discord_ui.replies import display_name, reply
 from bot.discord_ui.services import services
-from bot.seating import partners_of
+from bot.seating import SeatChange, partners_of
 from bot.tables import Table, TableError
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,32 @@ async def bring_in(interaction: discord.Interaction, table: Table) -> str:
     return f" The table is in {thread.mention}."
 
 
+def only_them(user_id: int) -> discord.AllowedMentions:
+    """A message's mentions may notify exactly this one person."""
+    return discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+
+
+async def answer_choice(interaction: discord.Interaction, table: Table, change: SeatChange) -> None:
+    """Answer a seat choice: where the person sits now, or (a seat another person holds) a public
+    request to that person, who alone is pinged and can accept it."""
+    if change.asks is None:
+        where = await bring_in(interaction, table) if change.came_from is None else ""
+        verb = "took" if change.came_from is None else "moved to"
+        await reply(interaction, f"You {verb} seat {change.seat + 1} at the {table.title} table.{where}")
+        return
+    assert change.came_from is not None
+    view = discord.ui.View(timeout=None)
+    view.add_item(SwapButton(table.id, change.came_from, interaction.user.id, change.seat, change.asks))
+    text = (
+        f"<@{change.asks}>, {display_name(interaction)} (seat {change.came_from + 1}) asks to swap seats "
+        f"with you (seat {change.seat + 1}). Click **Accept the swap** to do it."
+    )
+    await interaction.response.send_message(
+        **limits.checked(content=text, view=untracked(view)),
+        allowed_mentions=only_them(change.asks),
+    )
+
+
 class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:seat:(?P<tid>\d+)"):
     """**Choose a seat…** on a lobby message: sit down, or move, in the seat chosen."""
 
@@ -116,9 +142,7 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:s
             change = await services(interaction).tables.seating.choose(
                 table, interaction.user.id, display_name(interaction), int(values[0])
             )
-            where = await bring_in(interaction, table) if change.came_from is None else ""
-            verb = "took" if change.came_from is None else "moved to"
-            await reply(interaction, f"You {verb} seat {change.seat + 1} at the {table.title} table.{where}")
+            await answer_choice(interaction, table, change)
 
         await on_table(interaction, self.table_id, work)
 
@@ -155,6 +179,42 @@ class InviteButton(
         await on_table(interaction, self.table_id, work)
 
 
+class SwapButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tn:swap:(?P<tid>\d+):(?P<a>\d+):(?P<auser>\d+):(?P<b>\d+):(?P<buser>\d+)",
+):
+    """**Accept the swap** on a request: the person in seat ``b`` swaps with the asker in seat ``a``."""
+
+    def __init__(self, table_id: int, asker_seat: int, asker_id: int, seat: int, user_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Accept the swap", style=discord.ButtonStyle.primary,
+                              custom_id=f"tn:swap:{table_id}:{asker_seat}:{asker_id}:{seat}:{user_id}")
+        )  # fmt: skip
+        self.table_id, self.asker_seat, self.asker_id = table_id, asker_seat, asker_id
+        self.seat, self.user_id = seat, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SwapButton:
+        seats_and_people = (int(match[name]) for name in ("a", "auser", "b", "buser"))
+        return cls(int(match["tid"]), *seats_and_people)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.discord_ui.components import on_table
+
+        async def work(table: Table) -> None:
+            if interaction.user.id != self.user_id:
+                raise TableError("This swap was asked of someone else.")
+            await services(interaction).tables.seating.accept_swap(
+                table, interaction.user.id, self.asker_id, self.asker_seat, self.seat
+            )
+            done = f"Seats {self.asker_seat + 1} and {self.seat + 1} were swapped."
+            await interaction.response.edit_message(**limits.checked(content=done, view=None))
+
+        await on_table(interaction, self.table_id, work)
+
+
 def invite_view(table: Table, user_id: int) -> discord.ui.View:
     """The invitation's one button (found by its custom id when clicked, so not tracked)."""
     view = discord.ui.View(timeout=None)
@@ -162,4 +222,4 @@ def invite_view(table: Table, user_id: int) -> discord.ui.View:
     return untracked(view)
 
 
-LOBBY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (SeatSelect, InviteButton)
+LOBBY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (SeatSelect, InviteButton, SwapButton)

@@ -60,10 +60,17 @@ async def test_the_seat_menu_decides_partners(club: Any) -> None:
     assert "Partners: 1 & 3 · 2 & 4" in seats
     moved = await carol.select(shown, ["3"], custom_id=menu["custom_id"])
     assert "You moved to seat 4" in moved.response.content
-    taken = await carol.select(shown, ["0"], custom_id=menu["custom_id"])
-    assert taken.ephemeral and "Seat 1 is alice's" in taken.response.content
+    asked = await carol.select(shown, ["0"], custom_id=menu["custom_id"])  # alice's seat: she is asked
+    assert not asked.ephemeral and f"<@{alice.id}>, carol (seat 4) asks to swap" in asked.response.content
+    request = channel.last_message
+    assert [s.name if s else None for s in table.seats] == ["alice", None, "bob", "carol"]
+    wrong = await bob.click(request, label="Accept the swap")
+    assert wrong.ephemeral and "asked of someone else" in wrong.response.content
+    accepted = await alice.click(request, label="Accept the swap")
+    assert accepted.response.content == "Seats 4 and 1 were swapped."
+    assert [s.name if s else None for s in table.seats] == ["carol", None, "bob", "alice"]
     await alice.click(shown, label="Start")
-    assert table.game is not None
+    assert table.game is not None  # carol and bob are partners now, against alice
     assert table.game.side_of[0] == table.game.side_of[2] != table.game.side_of[3]
 
 
