@@ -1,14 +1,16 @@
-"""The lobby's seat menu, invitations, and bringing seated people into a table's thread.
+"""The lobby's seat menu, swap requests, invitations, and bringing seated people into a thread.
 
 - **Choose a seat** (``SeatSelect``) on the lobby message: each seat with who sits there and its
-  partners, so choosing a seat chooses a partner (``manager.seating.choose``).
+  partners, so choosing a seat chooses a partner (``manager.seating.choose``). Choosing another
+  person's seat asks them publicly (only they are pinged); **Accept the swap** (``SwapButton``)
+  works for them alone.
 - An invitation (``/table invite``) pings one member with **Join the table** (``InviteButton``),
   which only that member can use.
 - A table played in a thread (``threads``) adds each person who takes a seat to the thread: a
   private thread is invisible to anyone not in it.
 
-Both items are ``DynamicItem``s with templates of their own (``tn:seat:…``, ``tn:invite:…``),
-so they keep working after a restart.
+The three items are ``DynamicItem``s with templates of their own (``tn:seat:…``, ``tn:swap:…``,
+``tn:invite:…``), so they keep working after a restart.
 """
 
 from __future__ import annotations
