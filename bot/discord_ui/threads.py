@@ -78,9 +78,10 @@ async def close_thread(table: Table, channel: discord.abc.Messageable, me: disco
     """Archive a finished table's own thread (the bot opened it), and lock it where the bot may."""
     if not isinstance(channel, discord.Thread) or me is None or channel.owner_id != me.id:
         return  # a table in a channel, or in a thread someone else opened: left as it is
-    member = channel.guild.get_member(me.id)
-    lock = member is not None and channel.permissions_for(member).manage_threads
     try:
-        await channel.edit(archived=True, locked=lock)
+        if channel.permissions_for(channel.guild.me).manage_threads:
+            await channel.edit(archived=True, locked=True)
+        else:  # its creator may archive it; only Manage Threads may lock it
+            await channel.edit(archived=True)
     except discord.HTTPException as err:
         log.warning("table %s: could not archive its thread %s: %s", table.id, channel.id, err)

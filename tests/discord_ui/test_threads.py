@@ -168,3 +168,15 @@ async def test_a_table_in_a_thread_survives_a_restart(club: Any, settings: Any) 
     await env.bot.publisher.wait_idle()
     assert any("Final scores" in (m.content or "") for m in thread.history())
     assert metadata(env, thread).archived
+
+
+async def test_an_ended_table_without_manage_threads_is_archived_but_not_locked(club: Any) -> None:
+    env, guild, _, alice, _ = club
+    no_manage = discord.PermissionOverwrite(manage_threads=False)
+    channel = guild.create_text_channel("unmanaged", overwrites={env.bot.user: no_manage})
+    thread, _ = await open_in_thread(env, channel, alice, game="pitch")
+    table = table_of(env.bot, thread.id)
+    await env.bot.tables.end(table, alice.id, is_admin=False)  # in the lobby: no result
+    await env.bot.publisher.wait_idle()
+    assert any("was ended by" in (m.content or "") for m in thread.history())
+    assert metadata(env, thread).archived and not metadata(env, thread).locked
