@@ -229,7 +229,7 @@ class PitchPlayer:
         top = natural[0]
         if top.rank is not Rank.JACK or len(natural) == 1:
             return top
-        middle = [c for c in natural[1:-1] if c.rank is not Rank.THREE]
+        middle = natural[1:-1]  # neither the jack nor the lowest, the likeliest Low
         return middle[0] if middle else natural[-1]
 
     def lead(self, playable: list[Card], ctx: _Context) -> Card:

@@ -176,3 +176,24 @@ def test_does_not_bid_smudge_without_the_top_trumps() -> None:
     game = new_game("pitch-partnership", seed=1)
     game = rig_pitch_deal(game, {0: "KS QS JS 10S 3S AH"}, dealer=3)
     assert str(decide(PitchPlayer(1), game, 0)) not in ("bid 5", "bid 4")
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("pitch", {"off-jack": True}),
+        ("pitch", {"jokers": 2}),
+        ("pitch", {"jokers": 1, "joker-rank": "low"}),
+        ("pitch-joker", {}),
+        ("pitch-smudge", {}),
+        ("pitch-10", {}),
+        ("pitch-10", {"three": False}),
+        ("pitch-partnership", {}),
+    ],
+)
+def test_plays_whole_games_of_every_pitch_variant(variant: str, options: dict[str, object]) -> None:
+    """Extra trumps, ten-point pitch's widow, trump naming and discard: basic in every seat
+    finishes the game with legal moves only (``decide`` picks among the legal actions)."""
+    for seed in range(3):
+        result = simulate(variant, games=1, seed=seed, options=options, max_deals=300)
+        assert result.unfinished == 0, result.report()
