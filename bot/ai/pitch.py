@@ -27,6 +27,12 @@ PARTNER_HELP = 0.3
 SURE_SWEEP = 0.85
 """The chance of taking every trick at which an all-or-nothing bid (smudge, slam: +5 or -5) beats 4."""
 PLAIN = TrumpRules()
+# Card play values, in units of 1/30 point (a ten counts 10 toward Game):
+TRUMP_SPEND = 15.0
+"""What playing a trump costs (a winner spent), and the boss trump on top of that."""
+BOSS_SPEND = 20.0
+TRUMP_IN = 0.4
+"""The chance that an opponent who may hold a trump trumps a plain winner."""
 
 
 def _cards(codes: list[str]) -> list[Card]:
@@ -263,9 +269,7 @@ class PitchPlayer:
                 best_seat, best = seat, card
         after = ctx.seats_after(ctx.seat)[1 : ctx.players - len(plays)]  # still to play after me
         partner_chance = ctx.win_chance(best, plays[0][1], after) if best_seat in ctx.mine else 0.0
-        in_trick = sum(ctx.points(c) for _, c in plays)
-        # Whoever takes the trick also takes the cards still to come and the next lead.
-        pot = in_trick + 4 * len(after)
+        pot = sum(ctx.points(c) for _, c in plays)
 
         def worth(card: Card) -> float:
             beats = ctx.beats(card, best)
@@ -377,7 +381,7 @@ class _Context:
         share = sum(self.holds_share[s] for s in rivals if self.may_hold(s, led))
         chance = (1 - min(1.0, share)) ** suit_higher
         if self.opponents_may_trump(rivals):
-            chance *= 0.6  # an opponent may trump in (allowed even while holding the suit led)
+            chance *= 1 - TRUMP_IN  # an opponent may trump in (allowed even while holding the suit led)
         return chance
 
     # ----- what cards are worth -------------------------------------------------------------------
@@ -397,7 +401,7 @@ class _Context:
         if not self.is_trump(card):
             return 0.0
         boss = all(self.power(c) < self.power(card) for c in self.unseen_trumps)
-        return 6.0 + (15.0 if boss else 0.0)
+        return TRUMP_SPEND + (BOSS_SPEND if boss else 0.0)
 
     def cost(self, card: Card) -> float:
         """How much it hurts to lose this card to the other side."""
