@@ -1,7 +1,10 @@
-"""A rule-based Pitch player: bids from its hand's chances at the points, pulls trump with the top
-trump, captures the jack, low and the other point cards when it can, and never throws away points
-it does not have to. Extra trumps (off-jack, jokers) and ten-point pitch's widow, trump naming and
-discard are read from the view (``trump_rules``)."""
+"""A rule-based Pitch player: bids from its hand's chances at the points (all of them when it can
+take every trick), pulls trump with a sure top trump and never pitches an unguarded jack. In play it
+tracks the cards played and the voids each seat has shown, so it knows which trumps are still out,
+how likely each of its trumps is to be the Low and which cards no opponent can beat, and plays the
+card worth most: what it expects to win with it less what it gives away. Extra trumps (off-jack,
+jokers) and ten-point pitch's widow, trump naming and discard are read from the view
+(``trump_rules``)."""
 
 from __future__ import annotations
 
@@ -15,8 +18,6 @@ from bot.engine import play as _play
 from bot.engine.pitch import GAME_VALUE, STRENGTH, TrumpRules, Trumps
 from bot.engine.pitch.base import HAND_SIZE
 
-RANKS_HIGH_FIRST = sorted(Rank, key=lambda rank: -STRENGTH[rank])
-SMUDGE = 5
 ALL_OR_NOTHING = frozenset({"smudge", "slam"})
 """Named bids that need every trick and all four points."""
 BID_NEEDS = {1: 0.9, 2: 1.5, 3: 2.4, 4: 3.2}
@@ -29,8 +30,9 @@ SURE_SWEEP = 0.85
 PLAIN = TrumpRules()
 # Card play values, in units of 1/30 point (a ten counts 10 toward Game):
 TRUMP_SPEND = 15.0
-"""What playing a trump costs (a winner spent), and the boss trump on top of that."""
+"""What playing a trump costs (a winner spent)."""
 BOSS_SPEND = 20.0
+"""What playing the boss trump costs on top of that."""
 TRUMP_IN = 0.4
 """The chance that an opponent who may hold a trump trumps a plain winner."""
 
@@ -216,17 +218,20 @@ class PitchPlayer:
         playable = [a.card for a in legal]
         trumps = _trumps(view)
         if trumps is None:  # the pitcher's opening lead names trump
-            return _play(self.pitch(hand, playable, view["players"], _rules(view)))
+            opponents = view["players"] - len(_side(view, view["seat"]))
+            return _play(self.pitch(hand, playable, view["players"], _rules(view), opponents))
         ctx = _Context(view, trumps, hand)
         if not view["trick"]:
             return _play(self.lead(playable, ctx))
         return _play(self.follow(view, playable, ctx))
 
-    def pitch(self, hand: list[Card], playable: list[Card], players: int, rules: TrumpRules) -> Card:
+    def pitch(
+        self, hand: list[Card], playable: list[Card], players: int, rules: TrumpRules, opponents: int
+    ) -> Card:
         """The opening lead, which names trump: the best suit's top card when it is a sure
         winner or no point card (an unguarded jack pitched into an unseen A, K or Q is lost), else
         the best suit's highest card that is neither the jack nor the probable Low."""
-        suit, _ = self.best_suit(hand, players, rules)
+        suit, _ = self.best_suit(hand, players, rules, opponents)
         natural = sorted(
             (c for c in playable if c.suit is suit and not c.is_joker), key=_strength, reverse=True
         )
@@ -240,7 +245,7 @@ class PitchPlayer:
 
     def lead(self, playable: list[Card], ctx: _Context) -> Card:
         trumps = [c for c in playable if ctx.is_trump(c)]
-        others = ctx.seats_after(ctx.seat)
+        others = ctx.seats_after(ctx.seat)[1:]
         if trumps and not ctx.opponents_may_trump(others):
             # Nobody else can hold a trump: every trump led wins; cash the points first.
             return max(trumps, key=lambda c: (ctx.points(c), -ctx.power(c)))
