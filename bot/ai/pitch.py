@@ -323,7 +323,11 @@ class _Context:
         natural = trumps.natural()
         mine = [c for c in natural if c in hand]
         self.low_chance: dict[Card, float] = {}
-        if mine and not any(c in played for c in natural[natural.index(mine[-1]) + 1 :]):
+        # Low goes to whoever takes it, except in ten-point pitch, whose default (old-high-low)
+        # gives it to the side that played it. Views do not carry the table's options, so each
+        # variant's default is assumed.
+        low_is_taken = view.get("widow_size") is None
+        if low_is_taken and mine and not any(c in played for c in natural[natural.index(mine[-1]) + 1 :]):
             lower = [c for c in natural[natural.index(mine[-1]) + 1 :] if c not in seen]
             in_play = sum(
                 share for seat, share in self.holds_share.items() if trumps.suit not in self.void[seat]
