@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 import time
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -30,8 +31,16 @@ from bot.discord_ui import (
     standings_text,
 )
 from bot.discord_ui.history import league_files, may_attach
+from bot.discord_ui.leagues import (
+    guild_zone,
+    league_choices,
+    pick_league,
+    schedule_confirmation,
+    start_announcement,
+)
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
+from bot.when import parse_when, parse_zone, zone_name
 
 MAX_HOUSE_RULES_TEXT = 400  # key=value pairs: every option of a variant fits easily
 
@@ -39,6 +48,16 @@ MAX_HOUSE_RULES_TEXT = 400  # key=value pairs: every option of a variant fits ea
 def require_admin(interaction: discord.Interaction) -> None:
     if not is_admin(interaction):
         raise Refusal("You need the Manage Server permission for that.")
+
+
+def require_posting_in(channel: discord.TextChannel) -> None:
+    """Refuse a league channel the bot cannot post its announcements in."""
+    me = channel.guild.me
+    if me is not None and not channel.permissions_for(me).send_messages:
+        raise Refusal(
+            f"I cannot post in {channel.mention}, so the league could not be announced there: "
+            "allow me to send messages there, or choose another channel."
+        )
 
 
 def shown_value(value: Any) -> str:
@@ -127,6 +146,82 @@ class AdminCog(commands.Cog):
                 "Every game finished here counts."
             ),
             allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @admin.command(
+        name="league-schedule", description="Schedule a league night ahead, announced in a channel"
+    )
+    @app_commands.describe(
+        name="League name",
+        starts="2026-11-28 19:00 (server timezone: /admin timezone; or add UTC+1), in 2h, or now",
+        ends="2026-11-28 23:00 (like starts), in 5h, or for 3h (that long after the start)",
+        game="Only this game family counts (default: all)",
+        channel="Where its start and final standings are announced (default: here)",
+    )  # fmt: skip
+    @app_commands.choices(game=FAMILY_CHOICES)
+    @answers_refusals
+    async def league_schedule(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 80],
+        starts: app_commands.Range[str, 1, 100], ends: app_commands.Range[str, 1, 100],
+        game: str | None = None, channel: discord.TextChannel | None = None,
+    ) -> None:  # fmt: skip
+        require_admin(interaction)
+        store = services(interaction).store
+        guild_id = interaction.guild_id or 0
+        zone = await guild_zone(store, guild_id)
+        now = time.time()
+        start = parse_when(starts, now=now, zone=zone, allow_now=True)
+        end = parse_when(ends, now=now, zone=zone, start=start)
+        where = channel or interaction.channel
+        if channel is not None:
+            require_posting_in(channel)
+        league = await store.leagues.start(
+            guild_id, name, game, end, started_at=max(start, now), channel_id=where.id if where else None
+        )
+        text = (
+            start_announcement(league)
+            if league.start_announced_at is not None
+            else schedule_confirmation(league, where if isinstance(where, discord.abc.GuildChannel) else None)
+        )
+        await interaction.response.send_message(**limits.checked(content=text))
+
+    @admin.command(name="league-cancel", description="Cancel a scheduled league that has not started")
+    @app_commands.describe(league="Which scheduled league (pick from the list)")
+    @answers_refusals
+    async def league_cancel(self, interaction: discord.Interaction, league: str) -> None:
+        require_admin(interaction)
+        store = services(interaction).store
+        guild_id = interaction.guild_id or 0
+        chosen = await pick_league(store, guild_id, league)
+        cancelled = await store.leagues.cancel(guild_id, chosen.id)
+        await interaction.response.send_message(
+            **limits.checked(content=f"The scheduled league **{cancelled.name}** was cancelled.")
+        )
+
+    @league_cancel.autocomplete("league")
+    async def league_cancel_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        store = services(interaction).store
+        return await league_choices(store, interaction.guild_id or 0, current, scheduled_only=True)
+
+    @admin.command(name="timezone", description="The timezone of times typed for leagues here")
+    @app_commands.describe(zone="A name like Europe/Berlin or America/New_York, or an offset like UTC+1")
+    @answers_refusals
+    async def timezone(self, interaction: discord.Interaction, zone: str | None = None) -> None:
+        require_admin(interaction)
+        store = services(interaction).store
+        guild_id = interaction.guild_id or 0
+        if zone is not None:
+            await store.leagues.set_timezone(guild_id, zone_name(parse_zone(zone)))
+        shown = zone_name(await guild_zone(store, guild_id))
+        example = datetime.fromtimestamp(time.time() + 86_400, await guild_zone(store, guild_id))
+        await reply(
+            interaction,
+            f"Times typed for leagues here are read in **{shown}**"
+            + (" (the default; set one with `zone:`)" if zone is None and shown == "UTC" else "")
+            + f": `{example:%Y-%m-%d} 19:00` means 19:00 there. A time may name its own offset "
+            "(`… 19:00 UTC+1`).",
         )
 
     @admin.command(name="league-end", description="End the league and post its standings")

@@ -34,15 +34,17 @@ from bot.discord_ui.history import (
     may_attach,
     stats_chart,
 )
+from bot.discord_ui.leagues import league_choices, league_state, league_times, pick_league, start_announcement
 from bot.discord_ui.pictures import can_attach
 from bot.errors import Refusal
-from bot.store import StoreError
+from bot.store import League, Store, StoreError
 from bot.store.ratings import default_rating
 
 log = logging.getLogger(__name__)
 PAGE = 10
 ORDER_NAMES = {c.value: c.name for c in ORDER_CHOICES}
 NEW_SIGMA = default_rating()[1]  # a rated game always lowers it
+LEAGUE_CLOCK_SECONDS = 20
 UNRATED = "no rated games here yet (games with computer players are unrated unless an admin turns that on)"
 
 
@@ -125,17 +127,48 @@ class BoardButton(
 async def end_due_leagues(bot: discord.Client) -> int:
     """End every league past its planned end (each in one transaction, standings included), then
     post the standings of every ended league whose standings have not reached its channel yet:
-    also those of a league closed just before the bot stopped."""
+    also those of a league closed just before the bot stopped. Then announce the scheduled
+    leagues that have started (also those that started while the bot was down)."""
     store = services_of(bot).store
     ended = 0
     tables = services_of(bot).tables
     for due in await store.leagues.due():
         if not tables.owns_guild(due.guild_id):
             continue  # another process runs this guild's shard and closes its league
-        await store.leagues.end(due.guild_id)
+        await store.leagues.end(due.guild_id, league_id=due.id)
         ended += 1
     await post_standings(bot)
+    await announce_starts(bot)
     return ended
+
+
+async def league_channel(bot: discord.Client, league: League) -> discord.abc.Messageable | None:
+    """Where a league's start and standings go, or None if that channel is gone or closed to us."""
+    assert league.channel_id is not None
+    channel = bot.get_channel(league.channel_id)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(league.channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            log.warning("league %s: its channel %s is gone", league.id, league.channel_id)
+            return None
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+async def announce_starts(bot: discord.Client) -> int:
+    """Announce each scheduled league that has started, in its channel; each is marked announced
+    once its message is out (so a stop in between announces it at the next start)."""
+    store, tables = services_of(bot).store, services_of(bot).tables
+    announced = 0
+    for league in await store.leagues.starting():
+        if not tables.owns_guild(league.guild_id):
+            continue
+        channel = await league_channel(bot, league)
+        if channel is not None:
+            await channel.send(**limits.checked(content=start_announcement(league)))
+            announced += 1
+        await store.leagues.mark_start_announced(league.id)  # or nowhere to say it, ever
+    return announced
 
 
 async def post_standings(bot: discord.Client) -> int:
@@ -146,18 +179,9 @@ async def post_standings(bot: discord.Client) -> int:
     for league in await store.leagues.unposted():
         if not tables.owns_guild(league.guild_id):
             continue
-        assert league.channel_id is not None
-        channel = bot.get_channel(league.channel_id)
+        channel = await league_channel(bot, league)
         if channel is None:
-            try:
-                channel = await bot.fetch_channel(league.channel_id)
-            except (discord.NotFound, discord.Forbidden):
-                log.warning("league %s: its channel %s is gone; standings not posted", league.id,
-                            league.channel_id)  # fmt: skip
-                await store.leagues.mark_posted(league.id)  # nowhere to post them, ever
-                continue
-        if not isinstance(channel, discord.abc.Messageable):
-            await store.leagues.mark_posted(league.id)
+            await store.leagues.mark_posted(league.id)  # nowhere to post them, ever
             continue
         rows = await store.leagues.standings(league.id)
         guild = bot.get_guild(league.guild_id)
@@ -178,13 +202,15 @@ class LeaderboardCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.league_clock.cancel()
 
-    @tasks.loop(minutes=1)
+    @tasks.loop(seconds=LEAGUE_CLOCK_SECONDS)
     async def league_clock(self) -> None:
-        """Leagues with a planned end close on time, and their standings are posted."""
+        """Scheduled leagues are announced when they start; leagues with a planned end close on
+        time and their standings are posted. (Games are credited by the exact start and end times
+        whatever this clock's pace: it only announces.)"""
         try:
             await end_due_leagues(self.bot)
         except (StoreError, discord.HTTPException) as err:
-            log.warning("could not end a due league or post its standings: %s", err)
+            log.warning("could not start or end a due league, or announce it: %s", err)
 
     @league_clock.before_loop
     async def until_ready(self) -> None:
@@ -207,7 +233,10 @@ class LeaderboardCog(commands.Cog):
         if league:
             running = await services(interaction).store.leagues.active(interaction.guild_id or 0)
             if running is None:
-                raise Refusal("No league is running here. An admin can start one with /admin league-start.")
+                raise Refusal(
+                    "No league is running here. An admin can start or schedule one under /admin; "
+                    "/league show shows past ones."
+                )
             league_id = running.id
         embed, view, files = await board_message(interaction, game, league_id, order, 0)
         await interaction.response.send_message(embed=embed, view=view, files=files)
@@ -270,6 +299,57 @@ class LeaderboardCog(commands.Cog):
         rows = await store.leagues.standings(league.id)
         files = await league_files(store, interaction.guild, league, rows, allowed=may_attach(interaction))
         await reply(interaction, standings_text(league, rows), files=files)
+
+    @league.command(name="show", description="Any league's standings, running or past")
+    @app_commands.describe(
+        league="Which league (pick from the list as you type; default: the running or latest one)",
+        share="Show them to the channel (default: only you)",
+    )
+    @answers_refusals
+    async def league_show(
+        self, interaction: discord.Interaction, league: str | None = None, share: bool = False
+    ) -> None:
+        store = services(interaction).store
+        guild_id = interaction.guild_id or 0
+        chosen = await (
+            pick_league(store, guild_id, league) if league is not None else default_league(store, guild_id)
+        )
+        state = league_state(chosen)
+        files: list[discord.File] = []
+        if state == "scheduled":
+            text = f"League **{chosen.name}** is scheduled: it runs {league_times(chosen)}."
+        else:
+            rows = await store.leagues.standings(chosen.id)
+            head = "Final standings — it ran" if state == "ended" else "Standings so far — it runs"
+            text = limits.clip(
+                f"{head} {league_times(chosen)}.\n" + standings_text(chosen, rows), limits.CONTENT
+            )
+            files = await league_files(
+                store, interaction.guild, chosen, rows, allowed=may_attach(interaction)
+            )
+        if share:
+            await interaction.response.send_message(
+                **limits.checked(content=text), files=files, allowed_mentions=discord.AllowedMentions.none()
+            )
+        else:
+            await reply(interaction, text, files=files)
+
+    @league_show.autocomplete("league")
+    async def league_show_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await league_choices(services(interaction).store, interaction.guild_id or 0, current)
+
+
+async def default_league(store: Store, guild_id: int) -> League:
+    """The league ``/league show`` shows when none is named: the running one, else the latest ended."""
+    running = await store.leagues.active(guild_id)
+    if running is not None:
+        return running
+    for league in await store.leagues.list(guild_id, limit=limits.SELECT_OPTIONS):
+        if league_state(league) == "ended":
+            return league
+    raise Refusal("No league has run here yet. An admin can start or schedule one under /admin.")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -18,7 +18,8 @@ retried for a moment, then ``StoreUnavailable`` says which:
 - ``store.results``: finish (results, ratings and league credit in one transaction)
 - ``store.settings``: get, update
 - ``store.boards``: page, count, player_stats, reset, export_csv
-- ``store.leagues``: start, active, get, list, due, end, unposted, mark_posted, standings
+- ``store.leagues``: start (now or scheduled), cancel, active, upcoming, get, list, named, due, end,
+  starting, mark_start_announced, unposted, mark_posted, standings, timezone, set_timezone
 - ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
 - ``store.history``: count, recent, rating_trend, results_trend, game_in_guild (history, replays)
 
