@@ -224,6 +224,30 @@ class AdminCog(commands.Cog):
             "(`… 19:00 UTC+1`).",
         )
 
+    @admin.command(
+        name="season-new", description="Start a new season: season ratings from zero, history kept"
+    )
+    @app_commands.describe(name="The new season's name (the current one, if any, ends now)")
+    @answers_refusals
+    async def season_new(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 80]
+    ) -> None:
+        require_admin(interaction)
+        season, previous = await services(interaction).store.seasons.start(interaction.guild_id or 0, name)
+        ended = (
+            f" Season **{previous.name}** ended (<t:{int(previous.started_at)}:d> – "
+            f"<t:{int(season.started_at)}:d>); its board stays under `/leaderboard show season:`."
+            if previous is not None
+            else ""
+        )
+        await interaction.response.send_message(
+            **limits.checked(
+                content=f"🌱 Season **{season.name}** has begun: season ratings start from zero, and "
+                "`/leaderboard show` shows this season unless you choose `season: all`. All-time ratings "
+                f"and every result stay.{ended}"
+            )
+        )
+
     @admin.command(name="league-end", description="End the league and post its standings")
     @answers_refusals
     async def league_end(self, interaction: discord.Interaction) -> None:

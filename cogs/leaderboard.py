@@ -34,10 +34,18 @@ from bot.discord_ui.history import (
     may_attach,
     stats_chart,
 )
-from bot.discord_ui.leagues import league_choices, league_state, league_times, pick_league, start_announcement
+from bot.discord_ui.leagues import (
+    league_choices,
+    league_state,
+    league_times,
+    pick_league,
+    pick_season,
+    season_choices,
+    start_announcement,
+)
 from bot.discord_ui.pictures import can_attach
 from bot.errors import Refusal
-from bot.store import League, Store, StoreError
+from bot.store import FamilyRating, League, Season, Store, StoreError
 from bot.store.ratings import default_rating
 
 log = logging.getLogger(__name__)
@@ -49,27 +57,42 @@ UNRATED = "no rated games here yet (games with computer players are unrated unle
 
 
 async def board_message(
-    interaction: discord.Interaction, family: str | None, league_id: int | None, order: str, page: int
-) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
-    """One page of the leaderboard with Previous/Next buttons, and the page as a compact card
-    (the text stays). Until someone has played a rated game every rating is 0, so the board goes
-    by wins and shows no rating."""
+    interaction: discord.Interaction, family: str | None, league_id: int | None, order: str, page: int,
+    *, season: Season | None = None, seasons_exist: bool = False,
+) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:  # fmt: skip
+    """One page of the leaderboard (all time, a league's games, or one season's ratings) with
+    Previous/Next buttons, and the page as a compact card (the text stays). Until someone has
+    played a rated game every rating is 0, so the board goes by wins and shows no rating.
+    ``seasons_exist``: the title says "all time" (there are seasons to tell it from)."""
     if order not in ORDER_NAMES or (league_id or 0) >= 2**63:  # a forged or damaged button
         raise Refusal("That leaderboard button is damaged. Use /leaderboard show for a fresh one.")
     store = services(interaction).store
     guild_id = interaction.guild_id or 0
-    rated = await store.boards.any_rated(guild_id, family=family)
+    if season is not None:
+        rated = await store.seasons.any_rated(season.id, family=family)
+        total = await store.seasons.count(season.id, family=family)
+    else:
+        rated = await store.boards.any_rated(guild_id, family=family)
+        total = await store.boards.count(guild_id, family=family, league_id=league_id)
     shown_order = order if rated or order != "rating" else "wins"
-    total = await store.boards.count(guild_id, family=family, league_id=league_id)
     pages = max(1, -(-total // PAGE))
     page = min(max(page, 0), pages - 1)
-    rows = await store.boards.page(
-        guild_id, family=family, league_id=league_id, order=shown_order, limit=PAGE, offset=page * PAGE
-    )
+    if season is not None:
+        rows = await store.seasons.page(
+            season.id, family=family, order=shown_order, limit=PAGE, offset=page * PAGE
+        )
+    else:
+        rows = await store.boards.page(
+            guild_id, family=family, league_id=league_id, order=shown_order, limit=PAGE, offset=page * PAGE
+        )
     scope = {"pitch": "Pitch", "pinochle": "Pinochle", "double-deck": "Double-deck"}.get(
         family or "", "All games"
     )
     title = f"Leaderboard — {scope}" + (" (league)" if league_id else "")
+    if season is not None:
+        title = limits.clip(f"{title} · season {season.name}", limits.EMBED_TITLE)
+    elif seasons_exist and not league_id:
+        title += " · all time"
     lines = [
         f"**{row.rank}.** <@{row.user_id}> — "
         + (f"rating {row.rating:.1f} · " if rated else "")
@@ -84,8 +107,14 @@ async def board_message(
         )
     )
     view = discord.ui.View(timeout=None)
-    view.add_item(BoardButton(family, league_id, order, page - 1, "Previous", disabled=page == 0))
-    view.add_item(BoardButton(family, league_id, order, page + 1, "Next", disabled=page >= pages - 1))
+    if season is not None:
+        view.add_item(SeasonBoardButton(season.id, family, order, page - 1, "Previous", disabled=page == 0))
+        view.add_item(
+            SeasonBoardButton(season.id, family, order, page + 1, "Next", disabled=page >= pages - 1)
+        )
+    else:
+        view.add_item(BoardButton(family, league_id, order, page - 1, "Previous", disabled=page == 0))
+        view.add_item(BoardButton(family, league_id, order, page + 1, "Next", disabled=page >= pages - 1))
     limits.check(embed=embed, view=view)
     files = await board_files(
         store, interaction.guild, title, rows, rated=rated, allowed=may_attach(interaction)
@@ -118,6 +147,40 @@ class BoardButton(
         async def work() -> None:
             embed, view, files = await board_message(
                 interaction, self.family, self.league_id, self.order, self.page
+            )
+            await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+
+        await answering(interaction, work)
+
+
+class SeasonBoardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tn:lbs:(?P<season>\d{1,19}):(?P<family>[a-z-]*):(?P<order>[a-z]+):(?P<page>-?\d{1,6}):(?P<label>[A-Za-z]+)",
+):
+    """Previous / Next on a season's leaderboard (works after restarts too; the season is looked
+    up again within the clicking server)."""
+
+    def __init__(self, season_id: int, family: str | None, order: str, page: int, label: str,
+                 *, disabled: bool = False) -> None:  # fmt: skip
+        custom_id = f"tn:lbs:{season_id}:{family or ''}:{order}:{page}:{label}"
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id, disabled=disabled))
+        self.season_id, self.family, self.order, self.page = season_id, family, order, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SeasonBoardButton:
+        family = match["family"] or None
+        return cls(int(match["season"]), family, match["order"], int(match["page"]), match["label"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            store = services(interaction).store
+            season = await store.seasons.get(self.season_id) if self.season_id < 2**63 else None
+            if season is None or season.guild_id != (interaction.guild_id or 0):
+                raise Refusal("That leaderboard button is damaged. Use /leaderboard show for a fresh one.")
+            embed, view, files = await board_message(
+                interaction, self.family, None, self.order, self.page, season=season
             )
             await interaction.response.edit_message(embed=embed, view=view, attachments=files)
 
@@ -194,6 +257,14 @@ async def post_standings(bot: discord.Client) -> int:
     return posted
 
 
+def rating_line(rating: FamilyRating, *, trend: bool) -> str:
+    """``pitch: 12.3 (+1.2 over the last games), 4/6 won`` (no trend for a season's rating)."""
+    if rating.sigma >= NEW_SIGMA:
+        return f"{rating.family}: not rated yet (no rated game), {rating.wins}/{rating.games} won"
+    change = f" ({rating.trend:+.1f} over the last games)" if trend else ""
+    return f"{rating.family}: {rating.rating:.1f}{change}, {rating.wins}/{rating.games} won"
+
+
 class LeaderboardCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -223,12 +294,21 @@ class LeaderboardCog(commands.Cog):
     league = app_commands.Group(name="league", description="League nights", guild_only=True)
 
     @leaderboard.command(name="show", description="Top players in this server")
-    @app_commands.describe(game="Which game family (default: all)", league="Only the running league's games",
-                           order="Rank by")  # fmt: skip
+    @app_commands.describe(
+        game="Which game family (default: all)", league="Only the running league's games", order="Rank by",
+        season="A season's ratings (default: the current season; all time if none started), or all",
+    )  # fmt: skip
     @app_commands.choices(game=FAMILY_CHOICES, order=ORDER_CHOICES)
     @answers_refusals
     async def show(self, interaction: discord.Interaction, game: str | None = None, league: bool = False,
-                   order: str = "rating") -> None:  # fmt: skip
+                   order: str = "rating", season: str | None = None) -> None:  # fmt: skip
+        store = services(interaction).store
+        if league and season is not None:
+            raise Refusal("Choose a league or a season, not both: a league board counts its own games.")
+        chosen = None if league else await pick_season(store, interaction.guild_id or 0, season)
+        seasons_exist = chosen is not None or bool(
+            await store.seasons.list(interaction.guild_id or 0, limit=1)
+        )
         league_id = None
         if league:
             running = await services(interaction).store.leagues.active(interaction.guild_id or 0)
@@ -238,8 +318,16 @@ class LeaderboardCog(commands.Cog):
                     "/league show shows past ones."
                 )
             league_id = running.id
-        embed, view, files = await board_message(interaction, game, league_id, order, 0)
+        embed, view, files = await board_message(
+            interaction, game, league_id, order, 0, season=chosen, seasons_exist=seasons_exist
+        )
         await interaction.response.send_message(embed=embed, view=view, files=files)
+
+    @show.autocomplete("season")
+    async def show_season_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await season_choices(services(interaction).store, interaction.guild_id or 0, current)
 
     @app_commands.command(name="stats", description="A player's games, wins, streaks and ratings here")
     @app_commands.describe(
@@ -254,12 +342,17 @@ class LeaderboardCog(commands.Cog):
         stats = await services(interaction).store.boards.player_stats(interaction.guild_id or 0, who.id)
         embed = discord.Embed(title=limits.clip(f"Stats — {who.display_name}", limits.EMBED_TITLE))
         average = f"{stats.average_score:.1f}" if stats.average_score is not None else "—"
-        ratings = "\n".join(
-            f"{r.family}: {r.rating:.1f} ({r.trend:+.1f} over the last games), {r.wins}/{r.games} won"
-            if r.sigma < NEW_SIGMA
-            else f"{r.family}: not rated yet (no rated game), {r.wins}/{r.games} won"
-            for r in stats.ratings
-        )
+        ratings = "\n".join(rating_line(r, trend=True) for r in stats.ratings)
+        season = await services(interaction).store.seasons.current(interaction.guild_id or 0)
+        season_field = []
+        if season is not None:
+            mine = await services(interaction).store.seasons.player_ratings(season.id, who.id)
+            season_field = [
+                (
+                    limits.clip(f"Season ratings — {season.name}", limits.FIELD_NAME),
+                    "\n".join(rating_line(r, trend=False) for r in mine) or "no games this season yet",
+                )
+            ]
         recent = "\n".join(
             f"{g.variant}: place {g.place}, score {g.score} — <t:{int(g.finished_at)}:R>"
             for g in stats.recent
@@ -272,7 +365,8 @@ class LeaderboardCog(commands.Cog):
                 ("Streaks", f"best {stats.best_streak}, current {stats.current_streak}"),
                 ("Average score", average),
                 ("Favourite", stats.favourite_variant or "—"),
-                ("Ratings", ratings or "—"),
+                ("Ratings (all time)" if season is not None else "Ratings", ratings or "—"),
+                *season_field,
                 ("Recent games", recent or "—"),
             ],
             inline=("Games", "Streaks", "Average score", "Favourite"),
@@ -353,5 +447,5 @@ async def default_league(store: Store, guild_id: int) -> League:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(BoardButton)
+    bot.add_dynamic_items(BoardButton, SeasonBoardButton)
     await bot.add_cog(LeaderboardCog(bot))

@@ -1,5 +1,6 @@
-"""League nights in Discord: picking a league (autocomplete), its state in words, the start
-announcement, and the server's timezone for the times people type (``bot.when``)."""
+"""League nights and seasons in Discord: picking a league or a season (autocomplete), a league's
+state in words, its start announcement, and the server's timezone for the times people type
+(``bot.when``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from discord import app_commands
 from bot.discord_ui import limits
 from bot.discord_ui.history import date_text
 from bot.errors import Refusal
-from bot.store import League, Store
+from bot.store import League, Season, Store
 from bot.when import parse_zone
 
 FAMILY_TITLES = {"pitch": "Pitch", "pinochle": "Pinochle", "double-deck": "Double-deck"}
@@ -109,3 +110,51 @@ def schedule_confirmation(league: League, channel: discord.abc.GuildChannel | No
         f"announced{where}.",
         limits.CONTENT,
     )
+
+
+ALL_TIME = "all"
+
+
+def season_label(season: Season, *, current: bool) -> str:
+    """``Spring · current`` or ``Winter · 3 Jan 2026 – 2 Apr 2026`` (≤ 100 characters)."""
+    if current:
+        tail = f" · current, since {date_text(season.started_at)}"
+    else:
+        tail = f" · {date_text(season.started_at)} – {date_text(season.ended_at or season.started_at)}"
+    return limits.clip(season.name, limits.OPTION_TEXT - len(tail)) + tail
+
+
+async def season_choices(store: Store, guild_id: int, typed: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a leaderboard's season: the current one, all time, then past seasons."""
+    seasons = await store.seasons.list(guild_id, limit=limits.SELECT_OPTIONS - 1, matching=typed[:100])
+    choices = [
+        app_commands.Choice(name=season_label(s, current=s.ended_at is None), value=str(s.id))
+        for s in seasons
+    ]
+    if typed.lower() in "all time":
+        at = 1 if seasons and seasons[0].ended_at is None else 0
+        choices.insert(at, app_commands.Choice(name="All time (every season)", value=ALL_TIME))
+    return choices[: limits.SELECT_OPTIONS]
+
+
+async def pick_season(store: Store, guild_id: int, given: str | None) -> Season | None:
+    """The season a leaderboard shows: the one chosen (an id from the list, or its name), None
+    for all time; not given: the current season, or all time if none was ever started."""
+    if given is None:
+        return await store.seasons.current(guild_id)
+    given = given.strip()
+    if given.lower() in (ALL_TIME, "all time", "all-time"):
+        return None
+    season = None
+    if given.isdigit() and len(given) < 19:
+        season = await store.seasons.get(int(given))
+        if season is not None and season.guild_id != guild_id:
+            season = None
+    if season is None and given:
+        season = await store.seasons.named(guild_id, given)
+    if season is None:
+        raise Refusal(
+            f"There is no season called {limits.clip(given, 100)!r} in this server: pick one from the "
+            "list as you type (or `all` for all time)."
+        )
+    return season

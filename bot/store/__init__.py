@@ -15,11 +15,13 @@ retried for a moment, then ``StoreUnavailable`` says which:
 
 - ``store.games``: create, update, append_action, set_ping, mark_announced, load, unfinished,
   unannounced, in_channel
-- ``store.results``: finish (results, ratings and league credit in one transaction)
+- ``store.results``: finish (results, all-time and season ratings, league credit in one transaction)
 - ``store.settings``: get, update
 - ``store.boards``: page, count, player_stats, reset, export_csv
 - ``store.leagues``: start (now or scheduled), cancel, active, upcoming, get, list, named, due, end,
   starting, mark_start_announced, unposted, mark_posted, standings, timezone, set_timezone
+- ``store.seasons``: start (ends the current one), current, get, list, named, page, count, any_rated,
+  player_ratings (ratings from zero each season, beside the all-time ones)
 - ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
 - ``store.history``: count, recent, rating_trend, results_trend, game_in_guild (history, replays)
 
@@ -49,10 +51,12 @@ from bot.store.records import (
     League,
     PlayerStats,
     RecentGame,
+    Season,
     SeatResult,
     StandingRow,
 )
 from bot.store.results import Results
+from bot.store.seasons import Seasons
 from bot.store.settings import GuildSettingsRepo
 
 __all__ = [
@@ -74,6 +78,8 @@ __all__ = [
     "Players",
     "RecentGame",
     "Results",
+    "Season",
+    "Seasons",
     "SeatResult",
     "StandingRow",
     "Store",
@@ -97,6 +103,7 @@ class Store:
         self.settings = GuildSettingsRepo(db, default_computer_delay)
         self.boards = Boards(db)
         self.leagues = Leagues(db)
+        self.seasons = Seasons(db)
         self.players = Players(db)
         self.history = GameHistory(db)
 

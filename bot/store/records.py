@@ -112,6 +112,17 @@ class StandingRow:
 
 
 @dataclass
+class Season:
+    """A stretch of a guild's games with its own ratings; the current one while ``ended_at`` is None."""
+
+    id: int
+    guild_id: int
+    name: str
+    started_at: float
+    ended_at: float | None
+
+
+@dataclass
 class League:
     """A league night. It is scheduled until ``started_at``, then runs until ``ended_at`` is set;
     games finished while it runs count."""

@@ -93,3 +93,28 @@ async def test_scheduled_leagues_start_and_close_across_a_restart(fake: FakeDisc
         contents = [(r.json or {}).get("content") or "" for r in posts]
         assert sum("**Early bird**" in c for c in contents) == 1
         assert sum("has started" in c for c in contents) == 1
+
+
+async def test_season_board_buttons_over_the_wire_and_forged_ones(fake: FakeDiscord, tmp_path: Path) -> None:
+    guild, channel = int(fake.guild_id), int(fake.channel_id)
+    store = await Store.open(tmp_path / "wire.db")
+    season, _ = await store.seasons.start(guild, "Winter")
+    theirs, _ = await store.seasons.start(guild + 1, "Theirs")
+    for n in range(12):
+        await finished_game(store, guild, channel, 100 + n, 100 + (n + 1) % 12, time.time())
+    await store.close()
+    async with running(make_bot(tmp_path)):
+        await fake.wait_for_request("PUT", r"^/applications/\d+/commands$")
+        answer = await ask(fake, slash(fake, "leaderboard", "show", order="wins"))
+        message = fake.original_responses[answer.path.split("/")[3]]
+        embed = answer.json["data"]["embeds"][0]
+        assert "season Winter" in embed["title"] and "page 1 of 2" in embed["footer"]["text"]
+        ids = [c["custom_id"] for row in answer.json["data"]["components"] for c in row["components"]]
+        assert ids == [f"tn:lbs:{season.id}::wins:-1:Previous", f"tn:lbs:{season.id}::wins:1:Next"]
+        turned = await ask(fake, fake.component_interaction(ids[1], message))
+        assert "page 2 of 2" in turned.json["data"]["embeds"][0]["footer"]["text"]
+        for forged in (f"tn:lbs:{theirs.id}::wins:1:Next", "tn:lbs:9999999999999999999::wins:1:Next",
+                       f"tn:lbs:{season.id}::zzz:1:Next"):  # fmt: skip
+            refused = await ask(fake, fake.component_interaction(forged, message))
+            assert refused.json["type"] == 4 and "damaged" in refused.json["data"]["content"], forged
+        assert fake.refused == [] and fake.errors == []
