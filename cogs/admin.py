@@ -7,6 +7,7 @@ still checked when a subcommand runs (a server can change a command's permission
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import time
@@ -184,6 +185,14 @@ class AdminCog(commands.Cog):
             else schedule_confirmation(league, where if isinstance(where, discord.abc.GuildChannel) else None)
         )
         await interaction.response.send_message(**limits.checked(content=text))
+        if (
+            league.start_announced_at is not None
+            and channel is not None
+            and channel.id != interaction.channel_id
+        ):
+            # Started at once: the chosen channel hears it too (the clock announces only scheduled starts).
+            with contextlib.suppress(discord.HTTPException):
+                await channel.send(**limits.checked(content=text))
 
     @admin.command(name="league-cancel", description="Cancel a scheduled league that has not started")
     @app_commands.describe(league="Which scheduled league (pick from the list)")

@@ -162,3 +162,12 @@ async def test_times_are_read_in_the_servers_timezone(club: dict[str, Any]) -> N
     league = (await env.bot.store.leagues.upcoming(guild.id))[0]
     assert time.gmtime(league.started_at)[3:5] == (17, 0)  # 19:00 at UTC+2
     assert time.gmtime(league.ends_at)[3:5] == (23, 0)  # its own offset wins
+
+
+async def test_a_league_starting_now_is_announced_in_the_chosen_channel_too(club: dict[str, Any]) -> None:
+    admin, channel, news = club["admin"], club["channel"], club["news"]
+    r = await admin.slash(channel, "admin league-schedule", name="Right away", starts="now", ends="for 1h",
+                          channel=news)  # fmt: skip
+    assert not r.ephemeral and "**Right away** has started" in r.response.content
+    assert len(said(news, "**Right away** has started")) == 1
+    assert await end_due_leagues(club["env"].bot) == 0 and len(said(news, "has started")) == 1
