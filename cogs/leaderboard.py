@@ -45,7 +45,7 @@ from bot.discord_ui.leagues import (
 )
 from bot.discord_ui.pictures import can_attach
 from bot.errors import Refusal
-from bot.store import FamilyRating, League, Season, Store, StoreError
+from bot.store import FamilyRating, League, Season, Store, StoreError, StoreRefusal
 from bot.store.ratings import default_rating
 
 log = logging.getLogger(__name__)
@@ -198,7 +198,10 @@ async def end_due_leagues(bot: discord.Client) -> int:
     for due in await store.leagues.due():
         if not tables.owns_guild(due.guild_id):
             continue  # another process runs this guild's shard and closes its league
-        await store.leagues.end(due.guild_id, league_id=due.id)
+        try:
+            await store.leagues.end(due.guild_id, league_id=due.id)
+        except StoreRefusal:
+            continue  # an admin ended it a moment ago: its standings are posted below all the same
         ended += 1
     await post_standings(bot)
     await announce_starts(bot)
@@ -228,8 +231,11 @@ async def announce_starts(bot: discord.Client) -> int:
             continue
         channel = await league_channel(bot, league)
         if channel is not None:
-            await channel.send(**limits.checked(content=start_announcement(league)))
-            announced += 1
+            try:
+                await channel.send(**limits.checked(content=start_announcement(league)))
+                announced += 1
+            except discord.Forbidden:  # closed to the bot: asking again every tick would not help
+                log.warning("league %s: may not post its start in channel %s", league.id, league.channel_id)
         await store.leagues.mark_start_announced(league.id)  # or nowhere to say it, ever
     return announced
 

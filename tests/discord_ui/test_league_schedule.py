@@ -171,3 +171,25 @@ async def test_a_league_starting_now_is_announced_in_the_chosen_channel_too(club
     assert not r.ephemeral and "**Right away** has started" in r.response.content
     assert len(said(news, "**Right away** has started")) == 1
     assert await end_due_leagues(club["env"].bot) == 0 and len(said(news, "has started")) == 1
+
+
+async def test_a_league_an_admin_ended_while_the_clock_looked_is_skipped(
+    club: dict[str, Any], clock: Clock
+) -> None:
+    env, admin, channel = club["env"], club["admin"], club["channel"]
+    store = env.bot.store
+    await admin.slash(channel, "admin league-schedule", name="Short", starts="now", ends="for 1h")
+    clock.forward(7200)
+    stale = await store.leagues.due()
+    r = await admin.slash(channel, "admin league-end")
+    assert "League over" in r.response.content
+
+    async def still_due(now: float | None = None) -> Any:
+        return stale
+
+    original, store.leagues.due = store.leagues.due, still_due
+    try:
+        assert await end_due_leagues(env.bot) == 0  # no error, nothing ended twice
+    finally:
+        store.leagues.due = original
+    assert len(said(channel, "League over")) <= 1
