@@ -1,6 +1,6 @@
 """Duplicate scoring: the same deals at every table, compared between tables by match points.
 
-Groundwork for duplicate nights (issue 16 item 4), not wired into the bot yet. Every table of an
+Used by duplicate events (``bot.discord_ui.duplicate``, ``store.duplicates``). Every table of an
 event plays a game with the event's seed, so deal N is dealt identically at every table, seat for
 seat (the engine shuffles deal N from ``variant/seed/N`` alone, whatever happened before). A
 deal's result at a table is each side's score change in it (the ``changes`` of its

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import secrets
 import time
 from datetime import datetime
 from typing import Any
@@ -28,8 +29,19 @@ from bot.discord_ui import (
     is_admin,
     limits,
     reply,
+    require_posting,
     services,
     standings_text,
+)
+from bot.discord_ui.duplicate import (
+    MAX_DEALS,
+    event_choices,
+    event_ranking,
+    event_text,
+    event_view,
+    find_event,
+    ranking_files,
+    ranking_text,
 )
 from bot.discord_ui.history import league_files, may_attach
 from bot.discord_ui.leagues import (
@@ -39,7 +51,8 @@ from bot.discord_ui.leagues import (
     schedule_confirmation,
     start_announcement,
 )
-from bot.engine import find_variant, parse_option_pairs
+from bot.engine import find_variant, new_game, parse_option_pairs
+from bot.engine.options import resolve_options
 from bot.errors import Refusal
 from bot.when import parse_when, parse_zone, zone_name
 
@@ -255,6 +268,71 @@ class AdminCog(commands.Cog):
                 "`/leaderboard show` shows this season unless you choose `season: all`. All-time ratings "
                 f"and every result stay.{ended}"
             )
+        )
+
+    @admin.command(
+        name="duplicate-start", description="Start a duplicate event: every table plays the same deals"
+    )
+    @app_commands.describe(
+        game="Which game every table plays", deals="Deals every table plays, then stops",
+        players="Players per table (default: the game's usual number)",
+    )  # fmt: skip
+    @app_commands.choices(game=VARIANT_CHOICES)
+    @answers_refusals
+    async def duplicate_start(
+        self, interaction: discord.Interaction, game: str, deals: app_commands.Range[int, 1, MAX_DEALS],
+        players: app_commands.Range[int, 2, 8] | None = None,
+    ) -> None:  # fmt: skip
+        require_admin(interaction)
+        require_posting(interaction)
+        store = services(interaction).store
+        guild_id = interaction.guild_id or 0
+        cls = find_variant(game)
+        defaults = (await store.settings.get(guild_id)).default_options.get(cls.name, {})
+        options = resolve_options(cls.option_specs, None, cls.name, house=defaults)
+        if options.get("match") == "deal" and deals > 1:
+            raise Refusal(
+                f"This server plays {cls.title} as one deal a game (house rule match=deal): choose deals: 1, "
+                "or change the house rule."
+            )
+        count = new_game(cls.name, players=players, options=options, seed=0).players
+        event = await store.duplicates.create(
+            guild_id=guild_id, channel_id=interaction.channel_id or 0, organizer_id=interaction.user.id,
+            variant=cls.name, players=count, options=options, deals=deals,
+            seed=secrets.randbelow(2**53 - 1) + 1,  # never 0: a lobby's 0 means "shuffle at the start"
+        )  # fmt: skip
+        await interaction.response.send_message(
+            **limits.checked(content=event_text(event), view=event_view(event))
+        )
+
+    @admin.command(name="duplicate-end", description="End a duplicate event now and post its ranking")
+    @app_commands.describe(event="Which event (pick from the list); unfinished tables stop where they are")
+    @answers_refusals
+    async def duplicate_end(self, interaction: discord.Interaction, event: str) -> None:
+        require_admin(interaction)
+        store, tables = services(interaction).store, services(interaction).tables
+        chosen = await find_event(store, interaction.guild_id or 0, event)
+        if not chosen.open:
+            raise Refusal(
+                f"Duplicate event #{chosen.id} has already ended: /duplicate show shows its ranking."
+            )
+        for entry in await store.duplicates.tables(chosen.id):
+            table = tables.by_id.get(entry.game_id)
+            if table is not None and table.status in ("lobby", "playing"):
+                await tables.end(table, interaction.user.id, is_admin=True)
+        ended = await store.duplicates.end(chosen.id)
+        ranking = await event_ranking(store, ended)
+        files = await ranking_files(ranking, allowed=may_attach(interaction))
+        await interaction.response.send_message(**limits.checked(content=ranking_text(ranking, final=True)),
+                                                files=files)  # fmt: skip
+        await store.duplicates.mark_posted(ended.id)
+
+    @duplicate_end.autocomplete("event")
+    async def duplicate_end_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await event_choices(
+            services(interaction).store, interaction.guild_id or 0, current, open_only=True
         )
 
     @admin.command(name="league-end", description="End the league and post its standings")

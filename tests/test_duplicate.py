@@ -1,5 +1,5 @@
-"""Duplicate scoring (groundwork, not wired into the bot): two tables with the event's seed get
-the same deals seat for seat however differently they play, and match points rank them."""
+"""Duplicate scoring: two tables with the event's seed get the same deals seat for seat however
+differently they play, and match points rank them."""
 
 from __future__ import annotations
 

@@ -22,6 +22,8 @@ retried for a moment, then ``StoreUnavailable`` says which:
   starting, mark_start_announced, unposted, mark_posted, standings, timezone, set_timezone
 - ``store.seasons``: start (ends the current one), current, get, list, named, page, count, any_rated,
   player_ratings (ratings from zero each season, beside the all-time ones)
+- ``store.duplicates``: create, get, list, open_events, add_table, tables, event_of, end, unposted,
+  mark_posted (duplicate events; their ranking is computed by ``bot.duplicate``)
 - ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
 - ``store.history``: count, recent, rating_trend, results_trend, game_in_guild (history, replays)
 
@@ -37,6 +39,7 @@ from pathlib import Path
 
 from bot.store.boards import Boards
 from bot.store.database import Database, Tx, write_patience
+from bot.store.duplicates import DuplicateEvent, Duplicates, DuplicateTable
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal, StoreUnavailable
 from bot.store.games import Games
 from bot.store.history import GameHistory
@@ -63,6 +66,9 @@ __all__ = [
     "ActionOutOfOrder",
     "Boards",
     "Database",
+    "DuplicateEvent",
+    "DuplicateTable",
+    "Duplicates",
     "FamilyRating",
     "GameNotFound",
     "GameRecord",
@@ -104,6 +110,7 @@ class Store:
         self.boards = Boards(db)
         self.leagues = Leagues(db)
         self.seasons = Seasons(db)
+        self.duplicates = Duplicates(db)
         self.players = Players(db)
         self.history = GameHistory(db)
 
