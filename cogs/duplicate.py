@@ -21,6 +21,7 @@ from bot.discord_ui.duplicate import (
     tend_events,
 )
 from bot.discord_ui.history import may_attach
+from bot.discord_ui.leagues import Pace
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ EVENT_CLOCK_SECONDS = 10
 class DuplicateCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.pace = Pace(EVENT_CLOCK_SECONDS)
         self.event_clock.start()
 
     async def cog_unload(self) -> None:
@@ -39,6 +41,8 @@ class DuplicateCog(commands.Cog):
     async def event_clock(self) -> None:
         """Event tables stop after their deals (also after a restart); an event whose tables are all
         done ends, and its ranking is posted."""
+        if not self.pace.due():
+            return
         try:
             await tend_events(self.bot, services_of(self.bot))
         except (StoreError, discord.HTTPException) as err:

@@ -35,6 +35,7 @@ from bot.discord_ui.history import (
     stats_chart,
 )
 from bot.discord_ui.leagues import (
+    Pace,
     league_choices,
     league_state,
     league_times,
@@ -274,6 +275,7 @@ def rating_line(rating: FamilyRating, *, trend: bool) -> str:
 class LeaderboardCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.pace = Pace(LEAGUE_CLOCK_SECONDS)
         self.league_clock.start()
 
     async def cog_unload(self) -> None:
@@ -284,6 +286,8 @@ class LeaderboardCog(commands.Cog):
         """Scheduled leagues are announced when they start; leagues with a planned end close on
         time and their standings are posted. (Games are credited by the exact start and end times
         whatever this clock's pace: it only announces.)"""
+        if not self.pace.due():
+            return
         try:
             await end_due_leagues(self.bot)
         except (StoreError, discord.HTTPException) as err:

@@ -101,3 +101,12 @@ def test_zone_names() -> None:
     for bad in ("Nowhere/City", "../../etc/passwd", "a b"):
         with pytest.raises(Refusal):
             parse_zone(bad)
+
+
+def test_a_clock_pace_skips_the_ticks_of_a_catch_up_burst() -> None:
+    from bot.discord_ui.leagues import Pace
+
+    pace = Pace(20)
+    assert pace.due() and not pace.due() and not pace.due()  # back to back: once
+    pace._last = (pace._last or 0) - 11  # more than half an interval of real time later
+    assert pace.due()

@@ -19,6 +19,23 @@ from bot.when import parse_zone
 FAMILY_TITLES = {"pitch": "Pitch", "pinochle": "Pinochle", "double-deck": "Double-deck"}
 
 
+class Pace:
+    """Lets a clock's tick through at most about once per ``seconds`` of real time: a
+    ``tasks.loop`` whose clock jumped (a suspended host, a test moving time) runs every missed tick
+    back to back, which would only repeat the same work."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._last: float | None = None
+
+    def due(self) -> bool:
+        now = time.perf_counter()  # real time, whatever the event loop's clock says
+        if self._last is not None and now - self._last < self.seconds / 2:
+            return False
+        self._last = now
+        return True
+
+
 async def guild_zone(store: Store, guild_id: int) -> tzinfo:
     """The timezone typed times are read in: the one an admin set, else UTC."""
     name = await store.leagues.timezone(guild_id)
