@@ -47,6 +47,7 @@ from bot.store.leagues import Leagues
 from bot.store.migrations import Migration, load_migrations, migrations_dir
 from bot.store.players import PlayerPrefs, Players
 from bot.store.records import (
+    THREAD_MODES,
     FamilyRating,
     GameRecord,
     GuildSettings,
@@ -63,6 +64,7 @@ from bot.store.seasons import Seasons
 from bot.store.settings import GuildSettingsRepo
 
 __all__ = [
+    "THREAD_MODES",
     "ActionOutOfOrder",
     "Boards",
     "Database",
