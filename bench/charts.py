@@ -1,4 +1,5 @@
-"""Charts: render time and bytes of the ``/stats`` trend and the standings card, and replay time.
+"""Charts: render time and bytes of the ``/stats`` trend and the standings card (leaderboards, league
+standings, duplicate rankings), and replay time.
 
 Trends are drawn for 1 to 500 games (the most a chart shows) with one to four lines, from seeded
 random walks; standings cards for 1 to 25 rows with long and short names. Each is rendered with
@@ -76,6 +77,17 @@ def standings_calls() -> list[Callable[[], Rendered]]:
             return render_standings(lines, title="Leaderboard — All games")
 
         calls.append(call)
+    for sides in (2, 8, 25):  # a duplicate event's ranking card: a side of a table per line
+        ranking = [
+            StandingLine(n, f"T{n % 9 + 1} · {NAMES[n % len(NAMES)]} & {NAMES[(n + 3) % len(NAMES)]}",
+                         f"{40 - n}/48 MP · {100 * (40 - n) / 48:.1f}%")
+            for n in range(1, sides + 1)
+        ]  # fmt: skip
+
+        def duplicate(lines: list[StandingLine] = ranking) -> Rendered:
+            return render_standings(lines, title="Duplicate #12 — Partnership Pinochle")
+
+        calls.append(duplicate)
     return calls
 
 

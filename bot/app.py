@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 SWITCH_INTERVAL = 0.001
 EXTENSIONS = (
     "cogs.table", "cogs.rules", "cogs.leaderboard", "cogs.meld", "cogs.admin", "cogs.help", "cogs.history",
+    "cogs.duplicate",
 )  # fmt: skip
 
 

@@ -125,6 +125,8 @@ class Table:
     message_coming: bool = field(default=False, repr=False)
     # The last action's events of a game that is over, shown once its result is stored.
     held_events: list[dict[str, Any]] | None = field(default=None, repr=False)
+    # A duplicate event's table stops once this deal is scored (bot.duplicate; set by its clock).
+    deal_limit: int | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     bots: dict[int, Player] = field(default_factory=dict, repr=False)
     driver: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -187,6 +189,17 @@ class ActResult:
     action: Action
     events: list[dict[str, Any]]
     view: dict[str, Any] | None  # the seat's view after the action; None once the game is over
+
+
+def past_deal_limit(events: list[dict[str, Any]], limit: int | None) -> list[dict[str, Any]] | None:
+    """The events up to the scoring of deal ``limit`` if these events score it (or a later one),
+    else None."""
+    if limit is None:
+        return None
+    for index, event in enumerate(events):
+        if event.get("type") == "deal_scored" and int(event.get("deal", 0)) >= limit:
+            return events[: index + 1]
+    return None
 
 
 class TableManager:
@@ -366,7 +379,10 @@ class TableManager:
             for index, seat in enumerate(table.seats):
                 if seat is None:
                     table.seats[index] = Seat("computer", f"Computer {index + 1} (basic)", level="basic")
-            game = new_game(table.variant, players=table.players, options=table.options)
+            # A lobby's seed is 0 unless a duplicate event gave it the event's: same deals everywhere.
+            game = new_game(
+                table.variant, players=table.players, options=table.options, seed=table.seed or None
+            )
             table.seed = game.seed
             await self.store.games.update(
                 table.id, seats=table.seats_json(), status="playing", seed=game.seed, options=table.options
@@ -603,10 +619,24 @@ class TableManager:
             # Nothing public claims the end before the result is stored: the events wait for it.
             table.held_events = events
             await self.finish_game(table)
+        elif (shown := past_deal_limit(events, table.deal_limit)) is not None:
+            await self.stop_at_deal_limit(table, shown)
         else:
             self.publisher.events(table, events)
             self.publisher.table_changed(table)
         return events
+
+    async def stop_at_deal_limit(self, table: Table, shown: list[dict[str, Any]]) -> None:
+        """A duplicate table has played its deals (under the table's lock): show them (not the next
+        deal, already dealt), and end the table without a result: the event ranks its tables."""
+        await self._close(table, "abandoned")
+        self.publisher.events(table, shown)
+        self.publisher.announce(
+            table,
+            f"All {table.deal_limit} deals of this duplicate table are played. The event's ranking "
+            "is posted once every table is done (/duplicate show).",
+        )
+        self.publisher.table_changed(table)
 
     async def finish_game(self, table: Table) -> None:
         """Store the result of a game that is over (under the table's lock), then show its last

@@ -13,7 +13,9 @@ ABOUT = (
     "Trick Night runs **Pinochle** and **Pitch** tables in this server: open a table in a channel, "
     "friends join, computer players fill the empty seats, and you play to the end without leaving "
     "Discord. Your cards are only ever shown to you; the channel sees the bids, tricks, melds and "
-    "scores. Finished games count for `/leaderboard` and `/stats`."
+    "scores. Finished games count for `/leaderboard` and `/stats`. In a **duplicate event** every "
+    "table plays the same deals in the same seats, and each side is compared deal by deal with the "
+    "same seats at the other tables: 2 match points for each table it outscored, 1 for each tie."
 )
 TURN = (
     "1. `/table new game:…` opens a lobby (in a thread of its own where the server allows); **Join** or "

@@ -15,10 +15,15 @@ retried for a moment, then ``StoreUnavailable`` says which:
 
 - ``store.games``: create, update, append_action, set_ping, mark_announced, load, unfinished,
   unannounced, in_channel
-- ``store.results``: finish (results, ratings and league credit in one transaction)
+- ``store.results``: finish (results, all-time and season ratings, league credit in one transaction)
 - ``store.settings``: get, update
 - ``store.boards``: page, count, player_stats, reset, export_csv
-- ``store.leagues``: start, active, get, list, due, end, unposted, mark_posted, standings
+- ``store.leagues``: start (now or scheduled), cancel, active, upcoming, get, list, named, due, end,
+  starting, mark_start_announced, unposted, mark_posted, standings, timezone, set_timezone
+- ``store.seasons``: start (ends the current one), current, get, list, named, page, count, any_rated,
+  player_ratings (ratings from zero each season, beside the all-time ones)
+- ``store.duplicates``: create, get, list, open_events, add_table, tables, event_of, end, unposted,
+  mark_posted (duplicate events; their ranking is computed by ``bot.duplicate``)
 - ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
 - ``store.history``: count, recent, rating_trend, results_trend, game_in_guild (history, replays)
 
@@ -34,6 +39,7 @@ from pathlib import Path
 
 from bot.store.boards import Boards
 from bot.store.database import Database, Tx, write_patience
+from bot.store.duplicates import DuplicateEvent, Duplicates, DuplicateTable
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal, StoreUnavailable
 from bot.store.games import Games
 from bot.store.history import GameHistory
@@ -49,10 +55,12 @@ from bot.store.records import (
     League,
     PlayerStats,
     RecentGame,
+    Season,
     SeatResult,
     StandingRow,
 )
 from bot.store.results import Results
+from bot.store.seasons import Seasons
 from bot.store.settings import GuildSettingsRepo
 
 __all__ = [
@@ -60,6 +68,9 @@ __all__ = [
     "ActionOutOfOrder",
     "Boards",
     "Database",
+    "DuplicateEvent",
+    "DuplicateTable",
+    "Duplicates",
     "FamilyRating",
     "GameNotFound",
     "GameRecord",
@@ -75,6 +86,8 @@ __all__ = [
     "Players",
     "RecentGame",
     "Results",
+    "Season",
+    "Seasons",
     "SeatResult",
     "StandingRow",
     "Store",
@@ -98,6 +111,8 @@ class Store:
         self.settings = GuildSettingsRepo(db, default_computer_delay)
         self.boards = Boards(db)
         self.leagues = Leagues(db)
+        self.seasons = Seasons(db)
+        self.duplicates = Duplicates(db)
         self.players = Players(db)
         self.history = GameHistory(db)
 

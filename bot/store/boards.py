@@ -165,7 +165,8 @@ class Boards:
         )
 
     async def reset(self, guild_id: int, family: str | None = None) -> int:
-        """Delete a guild's ratings and results (one family, or all); returns results deleted.
+        """Delete a guild's ratings (all-time and seasons') and results (one family, or all); returns
+        results deleted.
 
         The games themselves stay (ended), so ``results.finish`` still refuses to record them again.
         """
@@ -175,6 +176,7 @@ class Boards:
             where = " WHERE guild_id = ? AND (? IS NULL OR family = ?)"
             tx.run("DELETE FROM ratings" + where, params)  # noqa: S608  (constant SQL)
             tx.run("DELETE FROM rating_history" + where, params)  # noqa: S608
+            tx.run("DELETE FROM season_ratings" + where, params)  # noqa: S608  (counted from those results)
             removed = int(tx.value("SELECT COUNT(*) FROM results" + where, params))  # noqa: S608
             tx.run("DELETE FROM results" + where, params)  # noqa: S608
             return removed

@@ -5,6 +5,7 @@ Times are Unix seconds, which Discord renders as ``<t:…>``.
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -114,8 +115,20 @@ class StandingRow:
 
 
 @dataclass
+class Season:
+    """A stretch of a guild's games with its own ratings; the current one while ``ended_at`` is None."""
+
+    id: int
+    guild_id: int
+    name: str
+    started_at: float
+    ended_at: float | None
+
+
+@dataclass
 class League:
-    """A league night. It runs while ``ended_at`` is None; games finished meanwhile count."""
+    """A league night. It is scheduled until ``started_at``, then runs until ``ended_at`` is set;
+    games finished while it runs count."""
 
     id: int
     guild_id: int
@@ -124,12 +137,18 @@ class League:
     started_at: float
     ends_at: float | None  # planned end (None: until ended by hand)
     ended_at: float | None
-    channel_id: int | None = None  # where it was started: its standings are posted there
+    channel_id: int | None = None  # where its start and standings are announced
     standings_posted_at: float | None = None  # when its final standings reached the channel
+    start_announced_at: float | None = None  # when its start was announced there
 
     @property
     def running(self) -> bool:
-        return self.ended_at is None
+        return self.ended_at is None and self.started_at <= time.time()
+
+    @property
+    def scheduled(self) -> bool:
+        """Not started yet (it starts at ``started_at``)."""
+        return self.ended_at is None and self.started_at > time.time()
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (json.dumps-able)."""

@@ -10,6 +10,7 @@ from bot.store.database import Database, Tx
 from bot.store.errors import GameNotFound, StoreError
 from bot.store.ratings import Rating, default_rating, ordinal, rate
 from bot.store.records import UNFINISHED, SeatResult
+from bot.store.seasons import credit_season
 from bot.store.validate import is_int
 
 
@@ -64,7 +65,8 @@ class Results:
         rated: bool,
         finished_at: float | None = None,
     ) -> bool:
-        """Record a finished game in one transaction: results, ratings, league credit, status 'ended'.
+        """Record a finished game in one transaction: results, ratings (all-time and the current
+        season's), league credit, status 'ended'.
 
         Returns False and writes nothing if the game is already ended (or was abandoned), so a
         retry after a crash or a double call is harmless. With ``rated`` False, mu and sigma stay
@@ -122,6 +124,9 @@ class Results:
                     for r in rows
                 ],
             )
+            # The season board counts the same players as the all-time one, from season ratings.
+            credit_season(tx, guild_id=guild_id, family=family, results=rows, players=list(before),
+                          rated=rated, at=at)  # fmt: skip
             tx.run(
                 "UPDATE games SET status = 'ended', finished_at = ?, updated_at = ?, league_id = ?"
                 " WHERE id = ?",

@@ -12,11 +12,12 @@ import pytest
 from bot.discord_ui import TABLE_ITEMS, ActButton, ActSelect, LobbyButton, SeatButton
 from bot.discord_ui.bidding import OtherBidButton
 from bot.discord_ui.confirm import AskButton, ConfirmButton
+from bot.discord_ui.duplicate import OpenTableButton
 from bot.discord_ui.history import HistoryButton, HistoryReplaySelect, ReplayButton, ReplayDealSelect
 from bot.discord_ui.lobby import InviteButton, SeatSelect, SwapButton
 from bot.discord_ui.rules import RulesButton
 from cogs.admin import ResetButton
-from cogs.leaderboard import BoardButton
+from cogs.leaderboard import BoardButton, SeasonBoardButton
 from tests.discord_ui.helpers import close_bot_state
 
 # Never edit these strings: a changed template leaves the buttons on old messages dead.
@@ -29,6 +30,10 @@ TEMPLATES = {
         r"tn:lb:(?P<family>[a-z-]*):(?P<league>\d+):(?P<order>[a-z]+):(?P<page>-?\d+):(?P<label>[A-Za-z]+)"
     ),
     ResetButton: r"tn:lbreset:(?P<family>[a-z-]*):(?P<user>\d+)",
+    OpenTableButton: r"tn:dup:(?P<event>\d{1,19}):open",
+    SeasonBoardButton: (
+        r"tn:lbs:(?P<season>\d{1,19}):(?P<family>[a-z-]*):(?P<order>[a-z]+):(?P<page>-?\d{1,6}):(?P<label>[A-Za-z]+)"
+    ),
     OtherBidButton: r"tn:bidamt:(?P<tid>\d+):(?P<ver>\d+)",
     AskButton: r"tn:ask:(?P<tid>\d+):(?P<ver>\d+):(?P<action>[a-z-]+)",
     ConfirmButton: r"tn:confirm:(?P<tid>\d+):(?P<ver>\d+):(?P<op>[a-z-]+)",
@@ -71,6 +76,11 @@ MADE = [
     (BoardButton(None, 4, "wins", -1, "Previous"), "tn:lb::4:wins:-1:Previous"),
     (ResetButton("double-deck", 99), "tn:lbreset:double-deck:99"),
     (ResetButton(None, 99), "tn:lbreset::99"),
+    (OpenTableButton(2**63 - 1), f"tn:dup:{2**63 - 1}:open"),
+    (
+        SeasonBoardButton(2**63 - 1, "double-deck", "winpct", -1, "Previous"),
+        f"tn:lbs:{2**63 - 1}:double-deck:winpct:-1:Previous",
+    ),
     (OtherBidButton(7, 12), "tn:bidamt:7:12"),
     (AskButton(7, 12, "declare-out"), "tn:ask:7:12:declare-out"),
     (ConfirmButton(7, 12, "concede"), "tn:confirm:7:12:concede"),

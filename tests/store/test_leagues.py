@@ -91,3 +91,62 @@ async def test_refusals_carry_a_sentence_for_the_person(store):
             await attempt
         assert isinstance(err.value, Refusal) and isinstance(err.value, StoreError)
         assert str(err.value)
+
+
+async def test_scheduled_leagues_start_on_time_and_never_overlap(store):
+    now = time.time()
+    friday = await store.leagues.start(1, "Friday", started_at=now + 3600, ends_at=now + 7200, channel_id=5)
+    assert friday.scheduled and not friday.running and friday.start_announced_at is None
+    assert await store.leagues.active(1) is None  # not started: nothing runs, nothing is credited
+    await play_game(store, 1, [1, 2], [1, 2], finished_at=now + 10)
+    await play_game(store, 1, [1, 2], [1, 2], finished_at=now + 3700)  # inside Friday's hours
+    await play_game(store, 1, [2, 1], [1, 2], finished_at=now + 7300)  # after it
+    assert [(r.user_id, r.wins, r.games) for r in await store.leagues.standings(friday.id)] == [
+        (1, 1, 1),
+        (2, 0, 1),
+    ]
+    with pytest.raises(
+        StoreRefusal, match="'Friday' is scheduled from .* UTC to .* UTC: leagues in one server"
+    ):
+        await store.leagues.start(1, "Clash", started_at=now + 5000, ends_at=now + 9000)
+    with pytest.raises(StoreRefusal, match="'Friday' is scheduled"):  # open-ended from now reaches it
+        await store.leagues.start(1, "Tonight")
+    tonight = await store.leagues.start(1, "Tonight", ends_at=now + 3600)  # ends as Friday starts
+    saturday = await store.leagues.start(1, "Saturday", started_at=now + 7200, channel_id=5)
+    assert [lg.name for lg in await store.leagues.upcoming(1)] == ["Friday", "Saturday"]
+    assert [lg.name for lg in await store.leagues.list(1)] == ["Saturday", "Friday", "Tonight"]
+    assert [lg.name for lg in await store.leagues.list(1, matching="DAY")] == ["Saturday", "Friday"]
+    assert [lg.name for lg in await store.leagues.list(1, matching="%")] == []  # LIKE wildcards are text
+    assert (await store.leagues.named(1, "friday")).id == friday.id
+    assert await store.leagues.starting(now) == []  # Tonight was started (and so announced) by its starter
+    assert [lg.id for lg in await store.leagues.starting(now + 3601)] == [friday.id]
+    await store.leagues.mark_start_announced(friday.id)
+    assert await store.leagues.starting(now + 3601) == []
+    assert (await store.leagues.active(1)).id == tonight.id
+    # Cancelling: only a league that has not started; another guild cannot name it.
+    with pytest.raises(StoreRefusal, match="no league"):
+        await store.leagues.cancel(2, saturday.id)
+    with pytest.raises(StoreRefusal, match="already started"):
+        await store.leagues.cancel(1, tonight.id)
+    assert (await store.leagues.cancel(1, saturday.id)).name == "Saturday"
+    assert await store.leagues.get(saturday.id) is None
+
+
+async def test_the_clock_closes_the_league_it_names_even_beside_a_later_one(store):
+    now = time.time()
+    early = await store.leagues.start(1, "Early", started_at=now - 7200, ends_at=now - 3600)
+    late = await store.leagues.start(1, "Late", started_at=now - 3600)
+    assert (await store.leagues.active(1)).id == late.id  # the latest started one is "running"
+    assert [lg.id for lg in await store.leagues.due()] == [early.id]
+    ended, _ = await store.leagues.end(1, league_id=early.id)
+    assert ended.ended_at == early.ends_at
+    assert (await store.leagues.active(1)).id == late.id
+
+
+async def test_guild_timezone(store):
+    assert await store.leagues.timezone(1) is None
+    await store.leagues.set_timezone(1, "Europe/Berlin")
+    await store.leagues.set_timezone(1, "UTC+2")
+    assert await store.leagues.timezone(1) == "UTC+2" and await store.leagues.timezone(2) is None
+    with pytest.raises(StoreRefusal):
+        await store.leagues.set_timezone(1, "x" * 65)
