@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.ai.base import register_level
 from bot.engine import Action, Card, Kind, Rank, Suit
@@ -47,6 +47,15 @@ def table_for(view: dict[str, Any]) -> MeldTable:
 
         return SINGLE_DECK_64
     return SINGLE_DECK
+
+
+class Seen(NamedTuple):
+    """What a seat knows of the cards in play: trump, the copies it has not seen (outside its hand)
+    and the suits each seat is known to be out of."""
+
+    trump: Suit | None
+    unseen: Counter[Card]
+    voids: list[set[Suit]]
 
 
 class PinochlePlayer:
@@ -275,6 +284,51 @@ class PinochlePlayer:
         """No unseen card of the suit beats ``c`` (an unseen twin does not: first played wins)."""
         return not any(n > 0 and o.suit is c.suit and STRENGTH[o] > STRENGTH[c] for o, n in unseen.items())
 
+    def revealed_voids(
+        self, view: dict[str, Any], unseen: Counter[Card], trump: Suit | None
+    ) -> list[set[Suit]]:
+        """The suits each seat is known to hold none of: it failed to follow (in tricks where it had
+        to: not two-hand's stock phase), it failed to trump too, or no copy of the suit is unseen."""
+        voids: list[set[Suit]] = [set() for _ in range(view["players"])]
+        tricks = [t["plays"] for t in view.get("tricks", [])]
+        if view["variant"] == "pinochle-2":
+            stock_tricks = 20 if view.get("options", {}).get("deck64") else 12
+            tricks = tricks[stock_tricks:]
+        if view.get("trick") and not (view["variant"] == "pinochle-2" and view["phase"] == "play"):
+            tricks.append(view["trick"])
+        for plays in tricks:
+            led = card(plays[0]["card"]).suit
+            for p in plays[1:]:
+                played = card(p["card"]).suit
+                if played is not led:
+                    voids[p["seat"]].add(led)
+                    if played is not trump and trump is not None:
+                        voids[p["seat"]].add(trump)
+        for suit in Suit:
+            if not any(n > 0 and o.suit is suit for o, n in unseen.items()):
+                for seat_voids in voids:
+                    seat_voids.add(suit)
+        return voids
+
+    def could_beat(self, c: Card, led: Suit, seats: list[int], seen: Seen) -> bool:
+        """Whether one of ``seats`` (playing after ``c`` takes the lead) may still beat it: a higher
+        unseen card of its suit (held by a seat not void in it), or a trump from a seat that is, or
+        may be, out of the led suit."""
+        trump, unseen, voids = seen
+        left_in_led = sum(n for o, n in unseen.items() if n > 0 and o.suit is led)
+        higher = any(n > 0 and o.suit is c.suit and STRENGTH[o] > STRENGTH[c] for o, n in unseen.items())
+        trumps_out = trump is not None and any(n > 0 and o.suit is trump for o, n in unseen.items())
+        for s in seats:
+            may_be_void = led in voids[s] or left_in_led < len(seats)
+            if c.suit is led:
+                if led not in voids[s] and higher:
+                    return True
+                if led is not trump and trumps_out and may_be_void and trump not in voids[s]:
+                    return True
+            elif c.suit is trump and higher and may_be_void and trump not in voids[s]:
+                return True  # over-trumped
+        return False
+
     def trick_play(self, view: dict[str, Any], playable: list[Card], trump: Suit | None) -> Card:
         hand = cards(view["hand"])
         seat = view["seat"]
@@ -282,50 +336,48 @@ class PinochlePlayer:
         trick = [(p["seat"], card(p["card"])) for p in view["trick"]]
         mine = self.side(view, seat)
         players = view["players"]
+        seen = Seen(trump, unseen, self.revealed_voids(view, unseen, trump))
         if not trick:
-            return self.lead(view, hand, playable, trump, unseen)
+            return self.lead(view, playable, seen)
         led = trick[0][1].suit
         win_seat, win_card = trick[0]
         for s, c in trick[1:]:
             if beats(c, win_card, trump):
                 win_seat, win_card = s, c
-        last = len(trick) == players - 1
+        later = [(seat + k) % players for k in range(1, players - len(trick))]
+        opponents_later = [s for s in later if self.side(view, s) != mine]
         at_stake = sum(COUNTERS[c] for _, c in trick)
         partner_winning = self.side(view, win_seat) == mine
         winners = [c for c in playable if beats(c, win_card, trump)]
-        safe_partner = partner_winning and (
-            last
-            or (win_card.suit is trump and self.is_boss(win_card, unseen, trump))
-            or (
-                win_card.suit is led
-                and led is not trump
-                and self.is_boss(win_card, unseen, trump)
-                and sum(n for o, n in unseen.items() if o.suit is led) >= players - 1 - len(trick)
-            )
-        )
-        if safe_partner:
-            return max(playable, key=lambda c: (COUNTERS[c] - (15 if c.suit is trump else 0), -STRENGTH[c]))
-        if winners and not partner_winning:
-            if last:
+        secure = [c for c in winners if not self.could_beat(c, led, opponents_later, seen)]
+        lowest = min(playable, key=lambda c: (COUNTERS[c], c.suit is trump, STRENGTH[c]))
+        if partner_winning:
+            if not self.could_beat(win_card, led, opponents_later, seen):
+                return max(
+                    playable, key=lambda c: (COUNTERS[c] - (15 if c.suit is trump else 0), -STRENGTH[c])
+                )
+            if secure:  # cover the partner: an opponent still to play could take the trick
+                return min(secure, key=lambda c: (c.suit is trump and led is not trump, STRENGTH[c]))
+            return lowest
+        if winners:
+            if not opponents_later:
                 return min(winners, key=lambda c: (c.suit is trump, COUNTERS[c] < 10, STRENGTH[c]))
-            sure = [
-                c for c in winners if self.is_boss(c, unseen, trump) or (c.suit is trump and led is not trump)
-            ]
-            if sure and (at_stake >= 4 or any(COUNTERS[c] >= 10 for c in sure)):
-                return min(sure, key=lambda c: (c.suit is trump, STRENGTH[c]))
-        return min(playable, key=lambda c: (COUNTERS[c], c.suit is trump, STRENGTH[c]))
+            if secure and (at_stake >= 4 or any(COUNTERS[c] >= 10 for c in secure)):
+                return min(secure, key=lambda c: (c.suit is trump, STRENGTH[c]))
+        return lowest
 
-    def lead(
-        self,
-        view: dict[str, Any],
-        hand: list[Card],
-        playable: list[Card],
-        trump: Suit | None,
-        unseen: Counter[Card],
-    ) -> Card:
+    def lead(self, view: dict[str, Any], playable: list[Card], seen: Seen) -> Card:
+        trump, unseen, voids = seen
+        seat = view["seat"]
+        opponents = [s for s in range(view["players"]) if self.side(view, s) != self.side(view, seat)]
         trumps = [c for c in playable if c.suit is trump]
         plain = [c for c in playable if c.suit is not trump]
-        bosses = [c for c in plain if self.is_boss(c, unseen, trump)]
+        # A boss is sure only if no opponent can trump it: none known to be out of its suit.
+        bosses = [
+            c
+            for c in plain
+            if self.is_boss(c, unseen, trump) and not self.could_beat(c, c.suit, opponents, seen)
+        ]
         unseen_trumps = sum(n for o, n in unseen.items() if o.suit is trump and n > 0)
         bidder = view.get("bidder")
         is_bidding_side = bidder is not None and self.side(view, bidder) == self.side(view, view["seat"])
@@ -337,7 +389,20 @@ class PinochlePlayer:
             return max(bosses, key=lambda c: (COUNTERS[c], STRENGTH[c]))
         pool = plain or playable
         by_suit = Counter(c.suit for c in pool)
-        return min(pool, key=lambda c: (COUNTERS[c] >= 10, STRENGTH[c], -by_suit[c.suit]))
+
+        def exposed(c: Card) -> bool:  # a counter led into an opponent who will trump it
+            return any(c.suit in voids[o] and trump not in voids[o] for o in opponents) and bool(
+                unseen_trumps
+            )
+
+        return min(
+            pool,
+            key=lambda c: (
+                COUNTERS[c] >= 10 or (COUNTERS[c] > 0 and exposed(c)),
+                STRENGTH[c],
+                -by_suit[c.suit],
+            ),
+        )
 
     # ----- two-hand stock phase -------------------------------------------------------------
     def stock_play(self, view: dict[str, Any], playable: list[Card], trump: Suit | None) -> Card:
@@ -366,7 +431,8 @@ class PinochlePlayer:
             gain = COUNTERS[led] + COUNTERS[cheapest]
             if COUNTERS[led] >= 10 or (pending and spare_cost(cheapest) < 25) or gain >= 14:
                 return cheapest
-        return min(playable, key=spare_cost)
+        # Losing the trick: never hand over an ace or a ten while a lesser card will do.
+        return min(playable, key=lambda c: (COUNTERS[c] >= 10 and not beats(c, led, trump), spare_cost(c)))
 
 
 register_level("pinochle", "basic", PinochlePlayer)

@@ -176,3 +176,66 @@ def test_wins_a_trick_worth_taking_when_last_to_play() -> None:
     # Seat 3 cannot follow spades and must trump; it over-trumps the partner's opponent? Its
     # partner (seat 1) is losing to seat 2's A♥, which no heart beats: it throws its lowest trump.
     assert str(decide(PinochlePlayer(1), game, 3)) == "play 9H"
+
+
+def _four_hand(hands: dict[int, str]) -> PartnershipBase:
+    game = new_game("pinochle-4", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    return rig_hands(game, hands, dealer=3)  # hearts trump (seat 3's 9♥ is turned: a dix)
+
+
+COVER_HANDS = {
+    0: "KS QS 9D 9D QD QD AD AD 10D 10D KD KD",
+    1: "9S 9S JS JC JC 9C 9C QC QC KC KC 10C",
+    2: "AS JS QS AC AC 10C AH AH 10H KH QH JD",
+    3: "AS 10S 10S KS JD 10H KH QH JH JH 9H 9H",
+}
+
+
+def test_covers_a_partner_whose_trick_an_opponent_can_still_take() -> None:
+    game = _four_hand(COVER_HANDS)
+    play(game, (0, "play KS"), (1, "play 9S"))
+    # Partner's K♠ wins so far but seat 3 may hold a 10♠: take it safe with the A♠ (nothing beats
+    # it), instead of ducking with the J♠ and losing the K♠ and all.
+    assert str(decide(PinochlePlayer(1), game, 2)) == "play AS"
+
+
+def test_gives_no_counter_to_a_partner_trick_it_cannot_secure() -> None:
+    hands = dict(COVER_HANDS)
+    hands[2], hands[3] = (
+        "10S JS QS AC AC 10C AH AH 10H KH QH JD",
+        "AS AS 10S KS JD 10H KH QH JH JH 9H 9H",
+    )
+    game = _four_hand(hands)
+    play(game, (0, "play KS"), (1, "play 9S"))
+    # The 10♠ would beat the K♠ but an A♠ is still out: duck with the J♠.
+    assert str(decide(PinochlePlayer(1), game, 2)) == "play JS"
+
+
+def test_two_hand_throws_no_ten_on_a_trick_it_cannot_win() -> None:
+    game = new_game("pinochle-2", seed=1, options={"match": "deal"})
+    assert isinstance(game, TwoHand)
+    game = rig_two(
+        game,
+        dealer=1,
+        elder="AH 9S 9S JS JC 9C 9D JD QH QH 9H 9H",
+        dealer_hand="JH 10C 10D 10S KC QC KD QD KS QS AC AD",
+        turned="KH",
+    )
+    game.apply(0, "play AH")
+    # Nothing beats the trump ace: throw the J♥, not a ten (the old player gave up a 10 here).
+    assert str(decide(PinochlePlayer(1), game, 1)) == "play JH"
+
+
+def test_two_hand_leads_no_ace_into_a_suit_the_opponent_is_out_of() -> None:
+    game = new_game("pinochle-2", seed=23, options={"match": "deal"})
+    while game.view(game.to_act[0])["phase"] != "playoff":  # a fixed stock phase: first legal play
+        seat = game.to_act[0]
+        game.apply(seat, next(a for a in game.legal_actions(seat) if str(a) != "declare-out"))
+    seat = game.to_act[0]
+    view = game.view(seat)
+    assert seat == 0 and view["trump"] == "C" and "AH" in view["hand"]
+    played = [p["card"] for trick in view["tricks"] for p in trick["plays"]]
+    assert sum(code.endswith("H") for code in view["hand"] + played) == 12  # the opponent has no heart
+    # The old player led the A♥ here and the opponent trumped it; a diamond or club lead is sound.
+    assert decide(PinochlePlayer(1), game, seat).cards[0].code != "AH"
