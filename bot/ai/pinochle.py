@@ -187,7 +187,7 @@ class PinochlePlayer:
             partners = len(view["sides"][0])
             return meld + tricks + 490 / len(view["sides"]) * 0.55 + 25 * (partners - 1)
         seat = view["seat"]
-        partner_bids = [
+        partner_bids: list[int] = [
             b["amount"]
             for b in view["bids"]
             if b["amount"] is not None
