@@ -181,12 +181,12 @@ class DoubleDeckPlayer:
             prev = amount
         return 0, False, False
 
-    def bid_limit(self, view: dict[str, Any], hand: list[Card], my_meld: int, tricks: float) -> float:
+    def bid_limit(self, view: dict[str, Any], my_meld: int, tricks: float) -> float:
         """The highest bid worth making for my side: what we expect to make (my meld and tricks,
         my partner's meld as its first bid showed it, the pass's help), less the spread of that
         guess (wider with a pass: the cards to come are unknown)."""
-        scale = view["scale"]
-        passing = view["options"]["pass"]
+        scale: int = view["scale"]
+        passing: int = view["options"]["pass"]
         partner_meld, partner_wants, partner_aces = self.read_bids(view)
         expected = my_meld + tricks + (partner_meld or PARTNER_MELD * scale) + PASS_GAIN * passing * scale
         if partner_aces:
@@ -211,7 +211,7 @@ class DoubleDeckPlayer:
             if not allowed:
                 return passes[0]  # no marriage: the hand would be lost
         suit, my_meld, tricks = self.best_suit(hand, table, scale, allowed)
-        limit = self.bid_limit(view, hand, my_meld, tricks)
+        limit = self.bid_limit(view, my_meld, tricks)
         partner_meld, _, _ = self.read_bids(view)
         base_meld = min(meld_total(hand, s, table) for s in Suit)
         seat = view["seat"]
