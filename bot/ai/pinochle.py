@@ -450,18 +450,23 @@ class PinochlePlayer:
                 return top
         if bosses:
             return max(bosses, key=lambda c: (COUNTERS[c], STRENGTH[c]))
-        pool = plain or playable
-        by_suit = Counter(c.suit for c in pool)
+        by_suit = Counter(c.suit for c in playable)
 
         def exposed(c: Card) -> bool:  # a counter led into an opponent who will trump it
-            return any(c.suit in voids[o] and trump not in voids[o] for o in opponents) and bool(
-                unseen_trumps
+            return (
+                c.suit is not trump
+                and COUNTERS[c] > 0
+                and bool(unseen_trumps)
+                and any(c.suit in voids[o] and trump not in voids[o] for o in opponents)
             )
 
+        # The cheapest plain card, no counter into a void; a trump rather than an ace or ten there.
         return min(
-            pool,
+            playable,
             key=lambda c: (
-                COUNTERS[c] >= 10 or (COUNTERS[c] > 0 and exposed(c)),
+                exposed(c) and COUNTERS[c] >= 10,
+                c.suit is trump and bool(plain),
+                COUNTERS[c] >= 10 or exposed(c),
                 STRENGTH[c],
                 -by_suit[c.suit],
             ),
