@@ -475,6 +475,10 @@ class DoubleDeckPlayer:
         # Never a counter into a known void while anything else will do.
         plain = [c for c in playable if c.suit is not trump] or playable
         lengths = Counter(c.suit for c in hand)
+        if all(points(c) and exposed(c) for c in plain):  # a queen or jack of trump gives nothing away
+            low_trumps = [c for c in trumps if not points(c)]
+            if low_trumps:
+                return min(low_trumps, key=STRENGTH.__getitem__)
         return min(
             plain, key=lambda c: (points(c) > 0 and exposed(c), points(c), STRENGTH[c], -lengths[c.suit])
         )

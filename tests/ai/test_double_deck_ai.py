@@ -269,3 +269,24 @@ def test_the_bidding_side_draws_trumps_when_long_in_them() -> None:
     # Nine trumps and no ace: lead the J♥ (the opponents must head it with their high trumps)
     # rather than cash the A♠ into a suit they may ruff later (the old player only led trump aces).
     assert str(decide(DoubleDeckPlayer(1), game, 0)) == "play JH"
+
+
+def test_leads_a_low_trump_rather_than_a_counter_into_a_void() -> None:
+    game = position(
+        {
+            0: "KS QD 10S 10S QC QC",
+            1: "JH KD QH QH JC JC",
+            2: "JS AD KS KS JH QH",
+            3: "QS JD AC AC 10D 10D",
+        },
+        (0, "play KS"),
+        (1, "play JH"),  # seat 1 has no spade: it must trump
+        (2, "play JS"),
+        (3, "play QS"),
+        (1, "play KD"),
+        (2, "play AD"),
+        (3, "play JD"),
+        (0, "play QD"),
+    )
+    # Only spades (seat 1 will trump them) and trumps: the J♥ gives nothing away.
+    assert str(decide(DoubleDeckPlayer(1), game, 2)) == "play JH"
