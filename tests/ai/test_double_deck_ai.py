@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.ai import decide, levels, make_player
 from bot.ai.double_deck import DoubleDeckPlayer, trick_strength
-from bot.engine import Suit, parse_cards
+from bot.engine import Kind, Phase, Suit, parse_cards
 from bot.engine.pinochle.double_deck import DoubleDeck
 from bot.simulate import simulate
 from tests.engine.pinochle.double_deck.helpers import act, bid_out, dd, rig
@@ -185,3 +185,108 @@ def test_players_see_only_views() -> None:
         game.apply(seat, decide(bot, game, seat))
     assert seen and all("hands" not in view for view in seen)
     assert isinstance(game, DoubleDeck)
+
+
+def test_does_not_outbid_its_partner_once_the_opponents_are_out() -> None:
+    game = rig(dd(), {2: TRUMP_HAND})
+    act(game, (0, "bid 50"), (1, "pass"), (2, "bid 51"), (3, "pass"), (0, "bid 52"))
+    # Both opponents have passed: the partner's 52 wins as it stands (the old player bid 53).
+    assert str(decide(DoubleDeckPlayer(3), game, 2)) == "pass"
+
+
+def auction_calls(variant: str, deals: int) -> tuple[float, float]:
+    """Mean calls per auction and the share of contracts made, basic in every seat."""
+    calls = made = 0
+    for seed in range(deals):
+        game = dd(variant, seed=seed, match="deal")
+        bots = [DoubleDeckPlayer(seed * 4 + s) for s in range(4)]
+        while not game.is_over:
+            seat = game.to_act[0]
+            calls += any(a.kind is Kind.BID for a in game.legal_actions(seat))
+            game.apply(seat, decide(bots[seat], game, seat))
+        made += bool(game.public_view()["last_deal"]["made"])
+    return calls / deals, made / deals
+
+
+def test_auctions_take_a_few_calls_not_runs_of_one_point_raises() -> None:
+    # The old player averaged 11 calls an auction (34 in Toby Thomas: 25, 26, 27, ... 50, 55, ...).
+    assert auction_calls("double-deck", 60)[0] <= 9
+    assert auction_calls("double-deck-toby-thomas", 60)[0] <= 16
+
+
+def test_bids_allow_for_the_unknown_cards_of_the_pass() -> None:
+    # The old player's bidding side made 68% of double-deck-pass contracts (set 1 deal in 3).
+    assert auction_calls("double-deck-pass", 100)[1] >= 0.75
+
+
+def position(hands: dict[int, str], *plays: tuple[int, str]) -> DoubleDeck:
+    """A game in play (hearts trump, seats 0 and 2 the bidding side) from the given hands, after
+    ``plays``."""
+    game = dd(match="deal")
+    game.bidder, game.high_bid, game.trump = 0, 50, Suit.HEARTS
+    game.hands = [parse_cards(hands[seat]) for seat in range(4)]
+    game.reset_trick_state(0)
+    game.phase = Phase.PLAY
+    game.start_strict_play()
+    game.set_turn(0)
+    game.gave_up = "test"  # no throw-in
+    game.invalidate()
+    act(game, *plays)
+    return game
+
+
+def test_leads_no_counter_into_a_known_void() -> None:
+    game = position(
+        {
+            0: "KS QD 10S 10S QC QC",
+            1: "JH KD QH QH JC JC",
+            2: "JS AD KS KS 10C KC",
+            3: "QS JD AC AC 10D 10D",
+        },
+        (0, "play KS"),
+        (1, "play JH"),  # seat 1 has no spade: it must trump
+        (2, "play JS"),
+        (3, "play QS"),
+        (1, "play KD"),
+        (2, "play AD"),
+        (3, "play JD"),
+        (0, "play QD"),
+    )
+    assert game.to_act == (2,)
+    # A K♠ led now is trumped by seat 1 for sure (the old player led it); the K♣ may live.
+    assert str(decide(DoubleDeckPlayer(1), game, 2)) == "play KC"
+
+
+def test_the_bidding_side_draws_trumps_when_long_in_them() -> None:
+    game = position(
+        {
+            0: "10H 10H KH KH QH QH JH JH JH AS KD QC",
+            1: "AH QH JS JS QS KS KS AD 10D QD AC AC",
+            2: "AH AD AD AC 10C 10D 10S 10S QD QD KC QC",
+            3: "10H KH JD JD JC JC KC KC QS QS KD KD",
+        }
+    )
+    # Nine trumps and no ace: lead the J♥ (the opponents must head it with their high trumps)
+    # rather than cash the A♠ into a suit they may ruff later (the old player only led trump aces).
+    assert str(decide(DoubleDeckPlayer(1), game, 0)) == "play JH"
+
+
+def test_leads_a_low_trump_rather_than_a_counter_into_a_void() -> None:
+    game = position(
+        {
+            0: "KS QD 10S 10S QC QC",
+            1: "JH KD QH QH JC JC",
+            2: "JS AD KS KS JH QH",
+            3: "QS JD AC AC 10D 10D",
+        },
+        (0, "play KS"),
+        (1, "play JH"),  # seat 1 has no spade: it must trump
+        (2, "play JS"),
+        (3, "play QS"),
+        (1, "play KD"),
+        (2, "play AD"),
+        (3, "play JD"),
+        (0, "play QD"),
+    )
+    # Only spades (seat 1 will trump them) and trumps: the J♥ gives nothing away.
+    assert str(decide(DoubleDeckPlayer(1), game, 2)) == "play JH"

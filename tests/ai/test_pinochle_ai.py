@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -176,3 +177,128 @@ def test_wins_a_trick_worth_taking_when_last_to_play() -> None:
     # Seat 3 cannot follow spades and must trump; it over-trumps the partner's opponent? Its
     # partner (seat 1) is losing to seat 2's A♥, which no heart beats: it throws its lowest trump.
     assert str(decide(PinochlePlayer(1), game, 3)) == "play 9H"
+
+
+def _four_hand(hands: dict[int, str]) -> PartnershipBase:
+    game = new_game("pinochle-4", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    return rig_hands(game, hands, dealer=3)  # hearts trump (seat 3's 9♥ is turned: a dix)
+
+
+COVER_HANDS = {
+    0: "KS QS 9D 9D QD QD AD AD 10D 10D KD KD",
+    1: "9S 9S JS JC JC 9C 9C QC QC KC KC 10C",
+    2: "AS JS QS AC AC 10C AH AH 10H KH QH JD",
+    3: "AS 10S 10S KS JD 10H KH QH JH JH 9H 9H",
+}
+
+
+def test_covers_a_partner_whose_trick_an_opponent_can_still_take() -> None:
+    game = _four_hand(COVER_HANDS)
+    play(game, (0, "play KS"), (1, "play 9S"))
+    # Partner's K♠ wins so far but seat 3 may hold a 10♠: take it safe with the A♠ (nothing beats
+    # it), instead of ducking with the J♠ and losing the K♠ and all.
+    assert str(decide(PinochlePlayer(1), game, 2)) == "play AS"
+
+
+def test_gives_no_counter_to_a_partner_trick_it_cannot_secure() -> None:
+    hands = dict(COVER_HANDS)
+    hands[2], hands[3] = (
+        "10S JS QS AC AC 10C AH AH 10H KH QH JD",
+        "AS AS 10S KS JD 10H KH QH JH JH 9H 9H",
+    )
+    game = _four_hand(hands)
+    play(game, (0, "play KS"), (1, "play 9S"))
+    # The 10♠ would beat the K♠ but an A♠ is still out: duck with the J♠.
+    assert str(decide(PinochlePlayer(1), game, 2)) == "play JS"
+
+
+def test_two_hand_throws_no_ten_on_a_trick_it_cannot_win() -> None:
+    game = new_game("pinochle-2", seed=1, options={"match": "deal"})
+    assert isinstance(game, TwoHand)
+    game = rig_two(
+        game,
+        dealer=1,
+        elder="AH 9S 9S JS JC 9C 9D JD QH QH 9H 9H",
+        dealer_hand="JH 10C 10D 10S KC QC KD QD KS QS AC AD",
+        turned="KH",
+    )
+    game.apply(0, "play AH")
+    # Nothing beats the trump ace: throw the J♥, not a ten (the old player gave up a 10 here).
+    assert str(decide(PinochlePlayer(1), game, 1)) == "play JH"
+
+
+def test_two_hand_leads_no_ace_into_a_suit_the_opponent_is_out_of() -> None:
+    game = new_game("pinochle-2", seed=23, options={"match": "deal"})
+    while game.view(game.to_act[0])["phase"] != "playoff":  # a fixed stock phase: first legal play
+        seat = game.to_act[0]
+        game.apply(seat, next(a for a in game.legal_actions(seat) if str(a) != "declare-out"))
+    seat = game.to_act[0]
+    view = game.view(seat)
+    assert seat == 0 and view["trump"] == "C" and "AH" in view["hand"]
+    played = [p["card"] for trick in view["tricks"] for p in trick["plays"]]
+    assert sum(code.endswith("H") for code in view["hand"] + played) == 12  # the opponent has no heart
+    # The old player led the A♥ here and the opponent trumped it; a diamond or club lead is sound.
+    assert decide(PinochlePlayer(1), game, seat).cards[0].code != "AH"
+
+
+def test_three_hand_jumps_to_the_chip_band_a_strong_hand_will_make() -> None:
+    # 460 meld before the widow (double pinochle, aces around, two marriages): the old player bid
+    # 300 (3 chips) on such hands and made 645. Bands pay more chips: it jumps to 550 (25 chips).
+    game = new_game("pinochle-3", seed=1)
+    assert isinstance(game, ThreeHand)
+    game = rig_hands(game, {0: "QS QS JD JD AS AH AD AC KH QH 10C KC QC 9S 9D"}, dealer=2)
+    assert str(decide(PinochlePlayer(1), game, 0)) == "bid 550"
+
+
+# Hearts marriage, aces around, spade marriage, pinochle: 110 meld; about 160 with its tricks.
+AUCTION_HAND = "AH KH QH 9H AS KS QS AC JC 9D JD QD"
+
+
+def _auction(*bids: tuple[int, str]) -> PartnershipBase:
+    game = new_game("pinochle-4-auction", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    game = rig_hands(game, {2: AUCTION_HAND}, dealer=3)
+    play(game, *bids)
+    assert game.to_act == (2,)
+    return game
+
+
+def test_partnership_auction_does_not_outbid_its_partner_for_nothing() -> None:
+    # Both opponents have passed: the partner's 120 wins unless seat 2 bids over it (the old
+    # player did, with 60 meld or more, raising its own side's price).
+    game = _auction((0, "bid 100"), (1, "pass"), (2, "bid 110"), (3, "pass"), (0, "bid 120"))
+    assert str(decide(PinochlePlayer(1), game, 2)) == "pass"
+
+
+def test_partnership_auction_counts_what_its_partner_showed() -> None:
+    # The partner jumped to 250, an opponent bid 260: together they are worth well over 270 (the
+    # old player counted its own hand only and let the opponents have it).
+    game = _auction((0, "bid 250"), (1, "bid 260"))
+    assert str(decide(PinochlePlayer(1), game, 2)) == "bid 270"
+
+
+def test_partnership_auction_bids_closer_to_value() -> None:
+    # 300 deals of basic against itself: the old player made 94% of its contracts with 79 to
+    # spare on average and bid over its partner 0.96 times a deal; now 89%, 63 and 0.2.
+    made = over_partner = 0
+    surplus = []
+    deals = 300
+    for seed in range(deals):
+        game = new_game("pinochle-4-auction", seed=seed, options={"match": "deal"})
+        bots = [PinochlePlayer(seed * 4 + s) for s in range(4)]
+        while not game.is_over:
+            seat = game.to_act[0]
+            game.apply(seat, decide(bots[seat], game, seat))
+        public = game.public_view()
+        last = public["last_deal"]
+        side = game.side_of[last["bidder"]]
+        made += bool(last["made"])
+        surplus.append(last["meld"][side] + last["counted"][side] - last["bid"])
+        holders = [b["seat"] for b in public["bids"] if b["amount"] is not None]
+        over_partner += sum(
+            a != b and game.side_of[a] == game.side_of[b] for a, b in itertools.pairwise(holders)
+        )
+    assert 0.84 <= made / deals <= 0.92
+    assert sum(surplus) / deals < 70
+    assert over_partner / deals < 0.4
