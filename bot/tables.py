@@ -18,6 +18,7 @@ from bot.ai import Player, decide, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import given_options, resolve_options
 from bot.errors import Refusal
+from bot.levels import OFFERED, computer_label, level_name
 from bot.store import GameRecord, GuildSettings, Store, StoreUnavailable, write_patience
 from bot.upkeep import Upkeep, last_events
 
@@ -82,7 +83,7 @@ class Seat:
 
     def label(self) -> str:
         if not self.is_human:
-            return self.name
+            return computer_label(self.name, self.level)
         return f"{self.name} (away)" if self.away else self.name
 
     def to_json(self) -> dict[str, Any]:
@@ -317,9 +318,10 @@ class TableManager:
             if table.seat_of(user_id) is None:
                 raise TableError("Only a seated player can add computer players.")
             if level not in levels(table.family):
-                raise TableError(f"No computer level {level!r}: choose {', '.join(levels(table.family))}.")
+                offered = [shown for shown, known in OFFERED.items() if known in levels(table.family)]
+                raise TableError(f"No computer level {level_name(level)!r}: choose {' or '.join(offered)}.")
             seat = self._first_empty(table, "The table is full.")
-            table.seats[seat] = Seat("computer", f"Computer {seat + 1} ({level})", level=level)
+            table.seats[seat] = Seat("computer", f"Computer {seat + 1}", level=level)
             await self._save_seats(table)
         self.publisher.table_changed(table)
         return seat
@@ -332,7 +334,7 @@ class TableManager:
                 raise TableError("Only the host (or someone with Manage Server) can start the table.")
             for index, seat in enumerate(table.seats):
                 if seat is None:
-                    table.seats[index] = Seat("computer", f"Computer {index + 1} (basic)", level="basic")
+                    table.seats[index] = Seat("computer", f"Computer {index + 1}", level="basic")
             game = new_game(table.variant, players=table.players, options=table.options)
             table.seed = game.seed
             await self.store.games.update(

@@ -7,7 +7,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.ai import levels
 from bot.discord_ui import (
     BID_ITEMS,
     CONFIRM_ITEMS,
@@ -29,9 +28,11 @@ from bot.discord_ui import (
 )
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
+from bot.levels import OFFERED, level_name
 from bot.tables import Table
 
 MAX_OPTIONS_TEXT = 400  # house rules as key=value pairs: every option of a variant fits easily
+LEVEL_CHOICES = [app_commands.Choice(name=shown, value=level) for shown, level in OFFERED.items()]
 CARD_STYLE_CHOICES = [
     app_commands.Choice(name="Pictures", value="pictures"),
     app_commands.Choice(name="Text", value="text"),
@@ -101,20 +102,13 @@ class TableCog(commands.Cog):
         await reply(interaction, "You left the table.")
 
     @table.command(name="add-computer", description="Add a computer player to an empty seat")
-    @app_commands.describe(level="How strong (default basic)")
+    @app_commands.describe(level="How strong: easy (the default) or hard (thinks up to a second a move)")
+    @app_commands.choices(level=LEVEL_CHOICES)
     @answers_refusals
-    async def add_computer(self, interaction: discord.Interaction, level: str = "basic") -> None:
+    async def add_computer(self, interaction: discord.Interaction, level: str = OFFERED["easy"]) -> None:
         table = here(interaction)
         seat = await services(interaction).tables.add_computer(table, interaction.user.id, level)
-        await reply(interaction, f"A computer player ({level}) sits in seat {seat + 1}.")
-
-    @add_computer.autocomplete("level")
-    async def level_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        table = services(interaction).tables.table_in(interaction.channel_id or 0)
-        family = table.family if table else "pitch"
-        return [app_commands.Choice(name=lv, value=lv) for lv in levels(family) if current.lower() in lv]
+        await reply(interaction, f"A computer player ({level_name(level)}) sits in seat {seat + 1}.")
 
     @table.command(name="start", description="Start the game (host or Manage Server)")
     @answers_refusals
