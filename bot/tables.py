@@ -596,6 +596,7 @@ class TableManager:
                 {
                     "seat": index,
                     "user_id": seat.user_id if seat.is_human else None,
+                    "level": None if seat.is_human else seat.level,  # rated as its level's player
                     "side": side,
                     "score": scores[side],
                     "place": places[side],

@@ -69,6 +69,7 @@ class SeatResult:
     side: int
     score: int
     place: int
+    level: str | None = None  # a computer seat's level ("basic", "hard"): rated as that level's player
 
 
 @dataclass

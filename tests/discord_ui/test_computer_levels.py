@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -9,6 +10,7 @@ import pytest
 
 from bot.discord_ui.components import LobbyButton
 from bot.levels import OFFERED, computer_label, level_name
+from bot.store.ratings import computer_player
 from bot.tables import Seat
 from tests.discord_ui.helpers import buttons, message_by_id, table_of
 
@@ -97,3 +99,33 @@ async def test_empty_seats_filled_at_start_are_named_easy(world: Any) -> None:
     assert table.names()[1:] == ["Computer 2 (easy)", "Computer 3 (easy)", "Computer 4 (easy)"]
     record = await env.bot.store.games.load(table.id)
     assert [s["level"] for s in record.seats[1:]] == ["basic"] * 3
+
+
+async def play_out(env: Any, table: Any) -> None:
+    """Let the computers play every seat (the people marked away) until the game is over."""
+    for seat in table.seats:
+        seat.away = seat.is_human
+    env.bot.tables.after_change(table)
+    for _ in range(2000):
+        if table.status == "ended":
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the computers did not finish the game")
+
+
+async def test_a_rated_game_rates_the_computer_level_and_the_leaderboard_names_it(world: Any) -> None:
+    env, channel, alice, _ = world
+    guild_id = channel.guild.id
+    await env.bot.tables.update_settings(guild_id, rate_computer_games=True)
+    await alice.slash(channel, "table new", game="pitch", players=2)
+    table = table_of(env.bot, channel.id)
+    await env.bot.tables.add_computer(table, alice.id, "random")
+    await alice.click(message_by_id(channel, table.message_id), label="Start")
+    await play_out(env, table)
+    player = computer_player("random")
+    assert player is not None
+    (row,) = [r for r in await env.bot.store.boards.page(guild_id) if r.user_id == player]
+    assert row.games == 1
+    result = await alice.slash(channel, "leaderboard show")
+    assert "Computer (random)" in result.response.embeds[0].description
+    assert f"<@{player}>" not in result.response.embeds[0].description
