@@ -14,12 +14,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.ai import Player, decide, levels, make_player
+from bot.ai import Player, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import given_options, resolve_options
 from bot.errors import Refusal
+from bot.hints import Hints
 from bot.levels import OFFERED, computer_label, level_name
 from bot.store import GameRecord, GuildSettings, Store, StoreUnavailable, write_patience
+from bot.thinking import Thinker
 from bot.upkeep import Upkeep, last_events
 
 log = logging.getLogger(__name__)
@@ -121,6 +123,7 @@ class Table:
     game: Game | None = None
     message_id: int | None = None
     ping_message_id: int | None = None  # the live "your turn" ping, deleted when the next one comes
+    hints: bool = True  # whether seated players may ask /hint (the host may turn it off)
     # Opened by a command whose answer is the table message: its id comes a moment later.
     message_coming: bool = field(default=False, repr=False)
     # The last action's events of a game that is over, shown once its result is stored.
@@ -193,10 +196,17 @@ class TableManager:
     """Owns every live table; all changes go through its methods under the table's lock."""
 
     def __init__(
-        self, store: Store, publisher: Publisher, *, owns_guild: Callable[[int], bool] | None = None
+        self,
+        store: Store,
+        publisher: Publisher,
+        *,
+        owns_guild: Callable[[int], bool] | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.publisher = publisher
+        # Computer decisions: searching levels in worker processes, so no table waits on another's.
+        self.thinker = thinker or Thinker()
         # Whether this process runs the guild's shard (Settings.owns_guild): only those tables are
         # resumed and timed here; another process runs the rest.
         self.owns_guild: Callable[[int], bool] = owns_guild or (lambda guild_id: True)
@@ -204,6 +214,7 @@ class TableManager:
         self.by_id: dict[int, Table] = {}
         self._closing = False
         self.upkeep = Upkeep(self)
+        self.hints = Hints(self)
 
     @property
     def closing(self) -> bool:
@@ -484,6 +495,7 @@ class TableManager:
             record.id, record.guild_id, record.channel_id, record.host_id, record.variant,
             dict(record.options), record.players, seats, status=record.status,
             seed=record.seed, message_id=record.message_id, ping_message_id=record.ping_message_id,
+            hints=record.hints,
         )  # fmt: skip
         if record.status in ("playing", "ended") or (record.status == "abandoned" and record.actions):
             table.game = Game.from_json(record.engine_record())
@@ -508,6 +520,7 @@ class TableManager:
                 if task is not asyncio.current_task():
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
+        await self.thinker.shutdown()
 
     # ----- internals -------------------------------------------------------------------------------
     def _track(self, table: Table) -> None:
@@ -617,6 +630,7 @@ class TableManager:
     def _ended(self, table: Table) -> None:
         table.status = "ended"
         self._untrack(table)
+        self.hints.forget(table)
         for task in (table.driver, table.timer):
             if task and task is not asyncio.current_task():
                 task.cancel()
@@ -683,12 +697,20 @@ class TableManager:
             delay = (await self.store.settings.get(table.guild_id)).computer_delay_seconds
             if delay:
                 await asyncio.sleep(delay)
-            action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
+            action = await self.thinker.decide(
+                table.bots[seat], snapshot, seat, family=table.family, level=self._seat(table, seat).level,
+                seed=self._decision_seed(table, seat, snapshot),
+            )  # fmt: skip
             async with table.lock:
                 if table.version != version or table.status != "playing" or self._closing:
                     continue
                 await self._apply(table, seat, action)
             self._after_change(table)  # a person to act next gets the ping and the timer
+
+    @staticmethod
+    def _decision_seed(table: Table, seat: int, game: Game) -> int:
+        """A seed for one decision: the same table, seat and moment give the same choice."""
+        return ((table.seed or 0) * 31 + seat) * 100_003 + len(game.log)
 
     async def _turn_timer(self, table: Table, version: int, user_ids: list[int]) -> None:
         settings = await self.store.settings.get(table.guild_id)

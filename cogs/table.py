@@ -32,6 +32,7 @@ from bot.levels import OFFERED, level_name
 from bot.tables import Table
 
 MAX_OPTIONS_TEXT = 400  # house rules as key=value pairs: every option of a variant fits easily
+HINT_DESCRIPTION = "What the hard computer would do now, and why (only you see it)"
 LEVEL_CHOICES = [app_commands.Choice(name=shown, value=level) for shown, level in OFFERED.items()]
 CARD_STYLE_CHOICES = [
     app_commands.Choice(name="Pictures", value="pictures"),
@@ -168,6 +169,24 @@ class TableCog(commands.Cog):
             f"Your hand panel shows your cards as {shown} from its next update, at every table. "
             "Change it any time with `/table cards`.",
         )
+
+    @table.command(name="hints", description="Allow /hint at this table or not (host, in the lobby)")
+    @app_commands.describe(allowed="Whether seated players may ask /hint (on for a new table)")
+    @answers_refusals
+    async def hints(self, interaction: discord.Interaction, allowed: bool) -> None:
+        await services(interaction).tables.hints.set_enabled(here(interaction), interaction.user.id, allowed)
+        await reply(interaction, "Hints are on at this table." if allowed else "Hints are off at this table.")
+
+    @app_commands.command(name="hint", description=HINT_DESCRIPTION)
+    @app_commands.guild_only()
+    @answers_refusals
+    async def hint(self, interaction: discord.Interaction) -> None:
+        table = here(interaction)
+        # The search takes up to a second (more while its workers start): answer within Discord's 3 s.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        advice = await services(interaction).tables.hints.hint(table, interaction.user.id)
+        await reply(interaction, limits.clip(f"💡 Hint (what the hard computer would do): {advice.reason}",
+                                             limits.CONTENT))  # fmt: skip
 
     @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
     @app_commands.guild_only()

@@ -1,0 +1,188 @@
+"""Computer decisions off the event loop, without starving it.
+
+A level that searches (its player has ``choose_for``, e.g. ``hard``) spends up to a second of CPU
+per decision. Python threads share one interpreter lock, so a search in a thread would stall every
+other table; such decisions run in a small pool of worker processes instead (spawned, so nothing of
+the bot's threads or sockets is copied; created at the first search, shut down with the table
+manager). A worker gets the game as ``to_json`` with the seat, level and a seed, rebuilds it and
+answers with the action's text: the same position and seed give the same decision.
+Cheap levels (``basic`` decides in well under a millisecond) stay in a thread as before.
+
+If the pool breaks (a worker killed) it is made again and the decision tried once more; if that
+fails too, or a search raises or runs far past its budget, ``basic`` decides instead and a line is
+logged, so a table never stalls on its computer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Collection
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai import Player, decide, make_player
+from bot.engine import Action, Game, parse_action
+
+log = logging.getLogger(__name__)
+
+FALLBACK_LEVEL = "basic"
+HINT_LEVEL = "hard"
+# A search keeps to about a second; one still running after this is given up (its worker killed).
+GIVE_UP_SECONDS = 15.0
+SHUTDOWN_WAIT = 3.0
+WORKER_NICENESS = 5  # workers yield the CPU to the bot's own process (the event loop) when both want it
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What the hint level would do now, and why in one line (its ``Advice`` as plain text)."""
+
+    action: Action
+    reason: str
+
+
+def default_workers() -> int:
+    """One worker per core, at most four (four searches at once is the design load)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def searches(player: Player) -> bool:
+    """Whether a player searches (CPU-heavy): it decides from the game through ``choose_for``."""
+    return callable(getattr(player, "choose_for", None))
+
+
+# ----- in the worker process -----------------------------------------------------------------------
+def _worker_start() -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not on every platform; only a preference
+        os.nice(WORKER_NICENESS)
+    import bot.ai  # noqa: F401  (registers every level before the first decision)
+
+
+def decide_in_worker(record: dict[str, Any], seat: int, family: str, level: str, seed: int) -> str:
+    """``seat``'s decision in the game ``record`` (``Game.to_json``) by a fresh ``level`` player."""
+    game = Game.from_json(record)
+    return str(decide(make_player(family, level, seed), game, seat))
+
+
+def advise_in_worker(record: dict[str, Any], seat: int, family: str, seed: int) -> tuple[str, str]:
+    """What the hint level would do for ``seat`` and why: ``(action text, reason)``."""
+    game = Game.from_json(record)
+    player: Any = make_player(family, HINT_LEVEL, seed)
+    advice = player.advise(game, seat)
+    return str(advice.action), str(advice.reason)
+
+
+# ----- in the bot ------------------------------------------------------------------------------------
+class Thinker:
+    """Runs computer decisions: searching levels in a process pool, the others in a thread.
+
+    ``pooled`` names levels to run in the pool whatever their player is (tests and the bench use
+    it to send ``basic`` there); by default a level goes there when its player searches.
+    """
+
+    def __init__(self, *, workers: int | None = None, pooled: Collection[str] = ()) -> None:
+        self.workers = workers or default_workers()
+        self.pooled = frozenset(pooled)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._retired: list[concurrent.futures.ProcessPoolExecutor] = []  # broken ones, still stopping
+        self._closed = False
+
+    @property
+    def started(self) -> bool:
+        """Whether the worker processes exist (they start with the first search)."""
+        return self._pool is not None
+
+    def uses_pool(self, level: str, player: Player) -> bool:
+        return level in self.pooled or searches(player)
+
+    async def decide(
+        self, player: Player, game: Game, seat: int, *, family: str, level: str, seed: int
+    ) -> Action:
+        """``seat``'s decision by ``player`` (of ``level``), off the event loop."""
+        if not self.uses_pool(level, player):
+            return await asyncio.to_thread(decide, player, game, seat)
+        record = game.to_json()
+        try:
+            text = await self._in_pool(decide_in_worker, record, seat, family, level, seed)
+            return parse_action(text)
+        except Exception as err:  # a broken pool twice, a crash or a runaway search: never stall
+            log.warning("%s computer for seat %s failed (%s): %s decides instead", level, seat,
+                        _describe(err), FALLBACK_LEVEL)  # fmt: skip
+            fallback = make_player(family, FALLBACK_LEVEL, seed)
+            return await asyncio.to_thread(decide, fallback, game, seat)
+
+    async def advise(self, game: Game, seat: int, *, family: str, seed: int) -> Hint:
+        """What the hint level would do for ``seat`` now and why, from the pool. Raises what the
+        search raised (the caller answers the person); a broken pool is made again once."""
+        action, reason = await self._in_pool(advise_in_worker, game.to_json(), seat, family, seed)
+        return Hint(parse_action(action), reason)
+
+    async def _in_pool(self, work: Any, *args: Any) -> Any:
+        for attempt in (1, 2):
+            pool = self._ensure_pool()
+            try:
+                future = pool.submit(work, *args)
+                return await asyncio.wait_for(asyncio.wrap_future(future), GIVE_UP_SECONDS)
+            except BrokenProcessPool:
+                self._discard(pool)
+                if attempt == 2:
+                    raise
+                log.warning("the computer players' worker pool broke (a worker died): starting it again")
+            except TimeoutError:
+                self._discard(pool)
+                raise
+        raise AssertionError("unreachable")
+
+    def _ensure_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the computer players are shut down")
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+            )
+        return self._pool
+
+    def _discard(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Forget a broken (or stuck) pool and end its workers; the next decision starts a new one."""
+        if self._pool is pool:
+            self._pool = None
+        self._retired.append(pool)
+        _kill_workers(pool)  # a broken pool's workers are of no use, and a stuck one never ends
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    async def shutdown(self) -> None:
+        """Stop the workers (a search still running after ``SHUTDOWN_WAIT`` is abandoned); later
+        decisions are taken by ``basic`` in a thread."""
+        self._closed = True
+        pools = [self._pool] if self._pool is not None else []
+        pools += self._retired
+        self._pool, self._retired = None, []
+        for pool in pools:
+            stopping = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
+            done, _ = await asyncio.wait({stopping}, timeout=SHUTDOWN_WAIT)
+            if not done:
+                _kill_workers(pool)
+                done, _ = await asyncio.wait({stopping}, timeout=SHUTDOWN_WAIT)
+            if not done:
+                log.warning("a computer players' worker pool did not stop; leaving it")
+
+
+def _kill_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    # The executor has no public way to end its processes before Python 3.14.
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.kill()
+
+
+def _describe(err: BaseException) -> str:
+    if isinstance(err, TimeoutError):
+        return f"no answer in {GIVE_UP_SECONDS:.0f} s"
+    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
