@@ -58,23 +58,18 @@ def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
     return card.suit is trump
 
 
-def _tops(world: PinochleGame, seat: int) -> tuple[list[int], list[int]]:
-    """Per suit, the strength of the highest card the other seats hold together, and how many
-    cards of the suit they hold (what ``seat`` knows is out, not who holds it)."""
+def _out(world: PinochleGame, seat: int, index: int) -> tuple[int, int]:
+    """The strength of the highest card of suit ``index`` the other seats hold together, and how
+    many they hold (what ``seat`` knows is out, not who holds it)."""
     by_suit = world.by_suit
-    tops = [0, 0, 0, 0]
-    counts = [0, 0, 0, 0]
-    for other in range(world.players):
-        if other == seat:
-            continue
-        base = other * 4
-        for index in range(4):
-            cards = by_suit[base + index]
-            if cards:
-                counts[index] += len(cards)
-                top = PIN_STRENGTH[cards[0]]
-                tops[index] = max(tops[index], top)
-    return tops, counts
+    top = count = 0
+    for base in range(index, len(by_suit), 4):
+        cards = by_suit[base]
+        if cards and base != seat * 4 + index:
+            count += len(cards)
+            strength = PIN_STRENGTH[cards[0]]
+            top = max(top, strength)
+    return top, count
 
 
 def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
@@ -82,58 +77,53 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     cards played, and which cards are still out (not who holds them)."""
     cards = [action.cards[0] for action in legal]
     trick = world.trick
-    tops, counts = _tops(world, seat)
     trump = world.trump
     trump_index = SUIT_INDEX[trump] if trump is not None else -1
     points = world.points
     if not trick:
-        return _action(legal, _pinochle_lead(world, seat, cards, tops, counts))
-    players = world.players
+        return _action(legal, _pinochle_lead(world, seat, cards))
     led = trick[0][1].suit
-    led_index = SUIT_INDEX[led]
-    to_come = players - 1 - len(trick)
+    to_come = world.players - 1 - len(trick)
+    led_top, led_count = _out(world, seat, SUIT_INDEX[led])
+    trump_top = _out(world, seat, trump_index)[0] if trump_index >= 0 else 0
 
     def holds(card: Card) -> bool:
         """Whether ``card``, now winning, keeps the trick against every card still to come."""
         if not to_come:
             return True
         if card.suit is trump:
-            return led is not trump or PIN_STRENGTH[card] >= tops[trump_index]
-        return PIN_STRENGTH[card] >= tops[led_index] and counts[led_index] >= to_come
+            return led is not trump or PIN_STRENGTH[card] >= trump_top
+        return PIN_STRENGTH[card] >= led_top and led_count >= to_come
 
     best = world.win_card
     assert best is not None
     partner_winning = world.side_of[world.win_seat] == world.side_of[seat]
-    if partner_winning and (
-        holds(best) if best.suit is not trump else PIN_STRENGTH[best] >= tops[trump_index]
-    ):
+    if partner_winning and (holds(best) if best.suit is not trump else PIN_STRENGTH[best] >= trump_top):
         smear = max(cards, key=lambda c: (points[c] - (15 if c.suit is trump else 0), -PIN_STRENGTH[c]))
         return _action(legal, smear)
     winners = [c for c in cards if _beats(c, best, trump)]
-    if winners:
-        if not to_come and not partner_winning:
+    if winners and not partner_winning:
+        if not to_come:
             return _action(
                 legal, min(winners, key=lambda c: (c.suit is trump, points[c] < 10, PIN_STRENGTH[c]))
             )
         sure = [c for c in winners if holds(c)]
-        at_stake = sum(points[c] for _, c in trick)
-        if sure and not partner_winning and (at_stake >= 4 or any(points[c] >= 10 for c in sure)):
+        if sure and (sum(points[c] for _, c in trick) >= 4 or any(points[c] >= 10 for c in sure)):
             return _action(legal, min(sure, key=lambda c: (c.suit is trump, PIN_STRENGTH[c])))
     return _action(legal, min(cards, key=lambda c: (points[c], c.suit is trump, PIN_STRENGTH[c])))
 
 
-def _pinochle_lead(
-    world: PinochleGame, seat: int, cards: list[Card], tops: list[int], counts: list[int]
-) -> Card:
+def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
     trump = world.trump
     points = world.points
-    trump_index = SUIT_INDEX[trump] if trump is not None else -1
+    tops = [_out(world, seat, index)[0] for index in range(4)]
     trumps = [c for c in cards if c.suit is trump]
-    if trumps and trump_index >= 0 and counts[trump_index]:
-        top = max(trumps, key=PIN_STRENGTH.__getitem__)
+    if trumps and trump is not None:
+        trump_top, trump_count = _out(world, seat, SUIT_INDEX[trump])
+        top = trumps[0] if len(trumps) == 1 else max(trumps, key=PIN_STRENGTH.__getitem__)
         bidder = getattr(world, "bidder", None)
         ours = bidder is not None and world.side_of[bidder] == world.side_of[seat]
-        if PIN_STRENGTH[top] >= tops[trump_index] and len(trumps) >= 3 and (ours or len(trumps) >= 5):
+        if trump_count and PIN_STRENGTH[top] >= trump_top and len(trumps) >= 3 and (ours or len(trumps) >= 5):
             return top  # draw trumps with a sure winner
     bosses = [c for c in cards if c.suit is not trump and PIN_STRENGTH[c] >= tops[SUIT_INDEX[c.suit]]]
     if bosses:

@@ -47,6 +47,20 @@ class Tally:
     """Rollouts whose scored deal had its contract made (when there was one)."""
     contracts: int = 0
     outcomes: list[float] = field(default_factory=list)
+    pruned: bool = False
+    """Dropped by the search as clearly worse than another candidate."""
+
+    def add(self, value: float, result: DealResult, taker: int | None, game: Game, seat: int) -> None:
+        """Count one rollout (``taker``: who took the trick being played)."""
+        self.total += value
+        self.count += 1
+        self.outcomes.append(value)
+        if taker is not None and game.side_of[taker] == game.side_of[seat]:
+            self.tricks += 1
+        made = result.summary.get("made") if result.summary is not None else None
+        if made is not None:
+            self.contracts += 1
+            self.made += bool(made)
 
     @property
     def mean(self) -> float:
@@ -78,34 +92,55 @@ def evaluate(
     score: Evaluator,
     clock: Clock,
     rng: random.Random,
-    min_worlds: int = 2,
 ) -> list[Tally]:
     """Try every candidate in up to ``worlds`` sampled worlds (the same worlds for each, so their
-    differences are not noise of the sampling) until the clock runs out."""
+    differences are not noise of the sampling) until the clock runs out; a candidate clearly worse
+    than the leader in the worlds so far is dropped (``prune``), and the search stops when one is
+    left."""
     tallies = [Tally(action) for action in candidates]
-    side = game.side_of[seat]
+    active = tallies[:]
     for done in range(worlds):
-        if done >= min_worlds and clock.expired():
+        if done and clock.expired():
             break
         base = sample_world(game, seat, rng)
-        for tally in tallies:
+        for tally in active:
+            if done and clock.expired():
+                break
             world = base.copy()
             events = world.apply(seat, tally.action)
             taker = trick_winner_of(events) if len(events) > 1 else None
             result = play_out(world, policy)
-            if taker is None:
-                taker = result.first_trick
-            value = score(result)
-            tally.total += value
-            tally.count += 1
-            tally.outcomes.append(value)
-            if taker is not None and game.side_of[taker] == side:
-                tally.tricks += 1
-            made = result.summary.get("made") if result.summary is not None else None
-            if made is not None:
-                tally.contracts += 1
-                tally.made += bool(made)
+            tally.add(score(result), result, taker if taker is not None else result.first_trick, game, seat)
+        if done + 1 >= PRUNE_AFTER:
+            active = prune(active)
+            if len(active) == 1:
+                break
     return tallies
+
+
+PRUNE_AFTER = 4
+"""Worlds every candidate is tried in before any is dropped."""
+PRUNE_Z = 2.5
+"""How many standard errors below the leader (paired, world by world) drops a candidate."""
+
+
+def prune(active: list[Tally]) -> list[Tally]:
+    """``active`` without the candidates clearly worse than the leader over the same worlds."""
+    counts = min(t.count for t in active)
+    leader = max(active, key=lambda t: sum(t.outcomes[:counts]))
+    kept = []
+    for tally in active:
+        if tally is leader:
+            kept.append(tally)
+            continue
+        diffs = [a - b for a, b in zip(tally.outcomes[:counts], leader.outcomes[:counts], strict=True)]
+        mean = sum(diffs) / counts
+        spread = (sum((d - mean) ** 2 for d in diffs) / max(1, counts - 1)) ** 0.5
+        if mean + PRUNE_Z * spread / counts**0.5 < 0:
+            tally.pruned = True
+        else:
+            kept.append(tally)
+    return kept
 
 
 @dataclass
@@ -147,5 +182,6 @@ class Context:
 
 
 def best(tallies: list[Tally]) -> Tally:
-    """The candidate with the best mean (the first listed of equals, so ties are deterministic)."""
-    return max(tallies, key=lambda tally: tally.mean)
+    """The candidate with the best mean among those not dropped (the first listed of equals, so
+    ties are deterministic)."""
+    return max((t for t in tallies if not t.pruned), key=lambda tally: tally.mean)
