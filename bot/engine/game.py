@@ -297,6 +297,34 @@ class Game(ABC):
         new.__dict__.update(state)
         return new
 
+    # ----- search: sampled worlds ---------------------------------------------------------------
+    def sample_world(self, seat: int, rng: random.Random) -> Self:
+        """An independent copy of this game in which every card ``seat`` cannot see is dealt again
+        at random among the places ``seat`` cannot see, consistently with all it has seen (its
+        hand, the cards played, meld shown, cards passed to or from it, voids revealed, cards
+        turned up or drawn in view). For search: the result depends only on ``view(seat)`` and
+        ``rng`` (the same view and ``rng`` state give the same world), and can be played on with
+        ``legal_actions``/``apply`` to the end of the deal (later deals are shuffled from a seed
+        drawn from ``rng``).
+
+        A sampled world is not a record of a real game: its ``log`` is empty (``to_json`` does not
+        replay it) and its seed and stacked packs are not the real game's."""
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
+        world = self.copy()
+        world.log = []
+        world.decks = ()
+        world.seed = rng.randrange(2**53)
+        world._legal = None
+        if world.outcome is None:
+            world.redeal_unseen(seat, rng)
+        return world
+
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        """Deal again, in place, the cards ``seat`` cannot see (``sample_world``'s variant part;
+        called on a fresh copy only)."""
+        raise NotImplementedError(f"{self.name} cannot sample worlds yet")
+
     def to_json(self) -> dict[str, Any]:
         """Exactly what is needed to rebuild this game: variant, players, options, seed, log (and
         the stacked packs and first dealer of a game set up with them)."""

@@ -15,6 +15,7 @@ from bot.engine.game import Game, Outcome
 from bot.engine.options import OptionSpec
 from bot.engine.pitch.trumps import STRENGTH, TrumpRules, Trumps
 from bot.engine.pitch.trumps import trick_winner as extra_trick_winner
+from bot.engine.pitch.worlds import redeal_pitch
 from bot.engine.tricks import has_suit, sort_hand, trick_winner
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -51,6 +52,8 @@ class PitchBase(Game):
     family: ClassVar[str] = "pitch"
     min_bid: int
     max_bid: int
+    first_lead_trump: ClassVar[bool] = False
+    """Whether the deal's first lead must be a trump while the pitcher holds one."""
     quiet_options: ClassVar[dict[str, Any]] = {}
     """Options added after the variant's first games, left out of ``options`` (and so of stored
     records and golden files) while they have this value."""
@@ -511,6 +514,10 @@ class PitchBase(Game):
 
     def win(self, side: int, reason: str) -> Outcome:
         return Outcome((side,), self.sides[side], tuple(self.scores), reason)
+
+    # ----- search ---------------------------------------------------------------------------
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        redeal_pitch(self, seat, rng)
 
     # ----- views ----------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:
