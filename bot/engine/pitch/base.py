@@ -515,9 +515,32 @@ class PitchBase(Game):
     def win(self, side: int, reason: str) -> Outcome:
         return Outcome((side,), self.sides[side], tuple(self.scores), reason)
 
-    # ----- search ---------------------------------------------------------------------------
+    # ----- search (read-only accessors for sampled worlds: see ``Game.hand``) ------------------
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:
         redeal_pitch(self, seat, rng)
+
+    def led_suit(self) -> Suit | None:
+        if not self.trick:
+            return None
+        card = self.trick[0][1]
+        return self.trumps.suit_of(card) if self.trumps is not None else card.suit
+
+    def is_trump(self, card: Card) -> bool:
+        return self.trumps is not None and card in self.trumps.power
+
+    def winning_play(self) -> tuple[int, Card] | None:
+        plays = self.trick
+        if not plays:
+            return None
+        if self.extra and self.trumps is not None:
+            return plays[extra_trick_winner(plays, self.trumps)]
+        return plays[trick_winner(plays, self.trump, STRENGTH)]
+
+    def declarer(self) -> int | None:
+        return self.pitcher
+
+    def deal_points(self) -> list[int]:
+        return [game_points(cards) for cards in self.taken]
 
     # ----- views ----------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:
