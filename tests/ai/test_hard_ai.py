@@ -10,7 +10,7 @@ import pytest
 
 from bot.ai import decide, levels, make_player
 from bot.ai.hard import Advice, HardPlayer
-from bot.engine import Action, Card, Game, Kind, new_game, parse_cards
+from bot.engine import Action, Game, Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
 from tests.engine.pinochle.helpers import rig_hands
 
@@ -35,8 +35,8 @@ def quick(seed: int = 1, **kwargs: Any) -> HardPlayer:
 def first_deal(game: Game, players: dict[int, Any], *, stop: Any = None) -> Game:
     """Play ``game``'s first deal (seats missing from ``players`` play basic)."""
     basic = make_player(game.family, "basic", 5)
-    deal = game.deal_no  # type: ignore[attr-defined]
-    while not game.is_over and game.deal_no == deal:  # type: ignore[attr-defined]
+    deal = game.deal_no
+    while not game.is_over and game.deal_no == deal:
         seat = game.to_act[0]
         if stop is not None and stop(game, seat):
             break
@@ -66,9 +66,9 @@ def test_plays_only_legal_actions_through_a_deal(
     game = new_game(variant, players=players, seed=21, options=options)
     hard = quick()
     checked = 0
-    deal = game.deal_no  # type: ignore[attr-defined]
+    deal = game.deal_no
     basic = make_player(game.family, "basic", 5)
-    while not game.is_over and game.deal_no == deal:  # type: ignore[attr-defined]
+    while not game.is_over and game.deal_no == deal:
         seat = game.to_act[0]
         legal = game.legal_actions(seat)
         if game.side_of[seat] == 0:
@@ -87,8 +87,8 @@ def test_same_seed_same_choices(variant: str, players: int | None, options: dict
         game = new_game(variant, players=players, seed=8, options=options)
         hard = quick(seed)
         made: list[Action] = []
-        deal = game.deal_no  # type: ignore[attr-defined]
-        while not game.is_over and game.deal_no == deal and len(made) < 12:  # type: ignore[attr-defined]
+        deal = game.deal_no
+        while not game.is_over and game.deal_no == deal and len(made) < 12:
             seat = game.to_act[0]
             action = hard.choose_for(game, seat, game.legal_actions(seat))
             made.append(action)
@@ -124,7 +124,7 @@ def test_budget_is_kept() -> None:
 
 
 def _hidden_cards_of_others(game: Game, seat: int) -> set[str]:
-    hands: list[list[Card]] = game.hands  # type: ignore[attr-defined]
+    hands = [game.hand(s) for s in range(game.players)]
     own = set(hands[seat])
     return {card.pretty for s, hand in enumerate(hands) if s != seat for card in hand if card not in own}
 
@@ -133,10 +133,10 @@ def _hidden_cards_of_others(game: Game, seat: int) -> set[str]:
 def test_advice_names_no_hidden_card_of_another_seat(variant: str) -> None:
     game = new_game(variant, seed=12, options={"match": "deal"} if variant.startswith("pinochle") else {})
     hard = quick(1)
-    deal = game.deal_no  # type: ignore[attr-defined]
+    deal = game.deal_no
     basic = make_player(game.family, "basic", 5)
     seen = 0
-    while not game.is_over and game.deal_no == deal:  # type: ignore[attr-defined]
+    while not game.is_over and game.deal_no == deal:
         seat = game.to_act[0]
         if len(game.legal_actions(seat)) > 1:
             reason = hard.advise(game, seat).reason

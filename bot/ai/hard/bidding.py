@@ -98,13 +98,13 @@ def force_contract(world: Game, seat: int, bid: Action, policy: Policy) -> Contr
     """Play ``world`` out with ``seat`` bidding ``bid`` (the lowest it may) and everyone else
     passing, so that it takes the contract; None if it cannot."""
     side = world.side_of[seat]
-    deal = world.deal_no  # type: ignore[attr-defined]
+    deal = world.deal_no
     for _ in range(CONTRACT_STEPS):
         if not world.to_act:
             break
         actor = world.to_act[0]
         legal = world.legal_actions(actor)
-        if not any(a.kind is Kind.BID for a in legal) or world.deal_no != deal:  # type: ignore[attr-defined]
+        if not any(a.kind is Kind.BID for a in legal) or world.deal_no != deal:
             break
         if actor == seat:
             action = bid if bid in legal else min_bid(legal)
@@ -114,7 +114,7 @@ def force_contract(world: Game, seat: int, bid: Action, policy: Policy) -> Contr
     bidder = getattr(world, "bidder", None)
     if bidder is None or world.side_of[bidder] != side:
         return None
-    if world.outcome is not None or world.deal_no != deal:  # type: ignore[attr-defined]
+    if world.outcome is not None or world.deal_no != deal:
         return None  # the hand was given up at once (e.g. no marriage to name trump)
     result = play_out(world, policy)
     return contract_of(result, side)

@@ -93,7 +93,7 @@ def sample_fitting(game: Game, seat: int, view: dict[str, Any], rng: random.Rand
     best_miss = float("inf")
     for _ in range(TRIES):
         world = sample_world(game, seat, rng)
-        hands: list[list[Card]] = world.hands  # type: ignore[attr-defined]
+        hands: list[list[Card]] = world.hands
         miss = 0.0
         for call in bounds:
             value = worth(hands[call.seat])

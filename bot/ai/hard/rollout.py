@@ -15,8 +15,8 @@ from bot.engine import Action, Game
 Policy = Callable[[Game, int, list[Action]], Action]
 """Picks one of ``legal`` for ``seat`` in a world (never shown to a player)."""
 
-MAX_STEPS = 2_000
-"""A deal never takes this many actions; a runaway rollout stops here (scored as it stands)."""
+MAX_STEPS = 20
+"""More than the plays left to any trick (a safety net for the step-by-step part)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,26 +35,29 @@ class DealResult:
 
 
 def play_out(world: Game, policy: Policy) -> DealResult:
-    """Play ``world`` (changed in place) until its current deal is scored or the game ends."""
-    deal = world_deal(world)
-    before = list(world_scores(world))
-    summary: dict[str, Any] | None = None
+    """Play ``world`` (changed in place) until its current deal is scored or the game ends: the
+    trick under way step by step (to see who takes it), the rest by ``Game.rollout``."""
+    deal = world.deal_no
+    before = world.scores[:]
     first_trick: int | None = None
     for _ in range(MAX_STEPS):
-        if world.outcome is not None:
+        if world.outcome is not None or world.deal_no != deal or not world.trick_plays():
             break
         seat = world.to_act[0]
-        legal = world.legal_actions(seat)
-        events = world.apply(seat, policy(world, seat, legal))
-        if first_trick is None and len(events) > 1:
+        events = world.apply(seat, policy(world, seat, world.legal_actions(seat)))
+        if len(events) > 1:
             first_trick = trick_winner_of(events)
-        if world.outcome is not None or world_deal(world) != deal:
-            summary = _scored(events)
             break
+    if world.outcome is None and world.deal_no == deal:
+        world.rollout(policy)
+    summary: dict[str, Any] | None = getattr(world, "last_deal", None)
+    if summary is not None and summary.get("deal") != deal:
+        summary = None  # the deal ended unscored (a declare-out, a concession, a redeal)
     if summary is not None:
         changes = smoothed(summary, world.side_of)
     else:
-        changes = tuple(after - start for after, start in zip(world_scores(world), before, strict=True))
+        after = world.scores
+        changes = tuple(float(a - b) for a, b in zip(after, before, strict=True))
     winners = world.outcome.winning_sides if world.outcome is not None else None
     return DealResult(changes, summary, winners, first_trick)
 
@@ -87,26 +90,6 @@ def trick_winner_of(events: Sequence[Any]) -> int | None:
             winner: int = event["winner"]
             return winner
     return None
-
-
-def _scored(events: Sequence[Any]) -> dict[str, Any] | None:
-    for event in events:
-        if event.get("type") == "deal_scored":
-            found: dict[str, Any] = event
-            return found
-    return None
-
-
-def world_deal(world: Game) -> int:
-    """The number of the deal being played in ``world``."""
-    deal: int = world.deal_no  # type: ignore[attr-defined]
-    return deal
-
-
-def world_scores(world: Game) -> list[int]:
-    """Each side's score in ``world``."""
-    scores: list[int] = world.scores  # type: ignore[attr-defined]
-    return scores
 
 
 def margin(changes: Sequence[float], side: int) -> float:
