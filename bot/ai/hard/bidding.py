@@ -1,0 +1,155 @@
+"""The auction by simulation.
+
+Short ladders (pitch: a handful of bids, one round): every bid and passing are tried in the same
+sampled worlds, the rest of the auction and the play left to the fast policy.
+
+Long ladders (pinochle: 100-1000 in tens, double-deck's ladders): the hand's worth as declarer is
+measured by playing sampled worlds out with this seat taking the contract, which gives, for every
+bid, the chance of making it and the deal margin it would bring; passing is measured by playing the
+same worlds out with this seat passing. The seat bids while some bid beats passing, jumping straight
+to the highest bid it makes almost always (no one-step raise wars), and keeps to what it would
+play: ``max_bid``. A partner's bid is respected because passing then leaves the partner's contract,
+which the pass rollouts play out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import mean
+
+from bot.ai.hard.inference import sample_fitting
+from bot.ai.hard.reasons import bid_reason, describe
+from bot.ai.hard.rollout import DealResult, Policy, margin, play_out
+from bot.ai.hard.search import Context, best
+from bot.engine import Action, Game, Kind
+
+SHORT_LADDER = 6
+"""A ladder this short is tried bid by bid."""
+SAFE = 0.85
+"""The share of sampled deals a jump bid must be made in."""
+CONTRACT_STEPS = 400
+"""Actions a forced auction may take at most (a safety net)."""
+
+
+@dataclass
+class Contract:
+    """What the seat's side took as declarer in one sampled world, and what the others took."""
+
+    taken: int
+    others: float
+    chips: bool
+
+
+def choose_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
+    """The bid (or pass) for ``ctx.seat`` now, and why."""
+    bids = sorted((a for a in options if a.kind is Kind.BID), key=lambda a: a.amount or 0)
+    passes = [a for a in options if a.kind is Kind.PASS]
+    if len(bids) <= SHORT_LADDER or not passes:
+        candidates = passes + bids[:SHORT_LADDER]
+        if len(candidates) == 1:
+            return candidates[0], f"{describe(candidates[0])} — the only sensible call"
+        tallies = ctx.search(candidates)
+        chosen = best(tallies)
+        return chosen.action, bid_reason(chosen, tallies)
+    return ladder_bid(ctx, bids, passes[0])
+
+
+def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[Action, str]:
+    """A long ladder: declarer rollouts against pass rollouts in the same worlds."""
+    contracts: list[Contract] = []
+    passing: list[float] = []
+    lowest = bids[0]
+    for done in range(ctx.samples):
+        if done >= 2 and ctx.clock.expired():
+            break
+        world = sample_fitting(ctx.game, ctx.seat, ctx.view, ctx.rng)
+        as_declarer = force_contract(world.copy(), ctx.seat, lowest, ctx.policy)
+        if as_declarer is not None:
+            contracts.append(as_declarer)
+        declined = world.copy()
+        declined.apply(ctx.seat, pass_action)
+        passing.append(margin(play_out(declined, ctx.policy).changes, ctx.side))
+    if not contracts:
+        return pass_action, "pass — no sampled deal let this hand take the contract"
+    pass_value = mean(passing)
+    chips = ctx.view.get("chip_table")
+    values = {bid: contract_value(contracts, bid.amount or 0, chips) for bid in bids}
+    worth = [bid for bid in bids if values[bid] > pass_value]
+    if not worth:
+        made = share_made(contracts, lowest.amount or 0)
+        return pass_action, (
+            f"pass — bidding {lowest.amount} is made {made:.0%} of {len(contracts)} sampled deals,"
+            f" {values[lowest]:+.0f} a deal against {pass_value:+.0f} for passing"
+        )
+    top = worth[-1]
+    if chips:
+        chosen = max(worth, key=lambda bid: values[bid])
+    else:
+        safe = [bid for bid in worth if share_made(contracts, bid.amount or 0) >= SAFE]
+        chosen = safe[-1] if safe else worth[0]
+    made = share_made(contracts, chosen.amount or 0)
+    return chosen, (
+        f"{describe(chosen)} — made {made:.0%} of {len(contracts)} sampled deals,"
+        f" {values[chosen]:+.0f} a deal against {pass_value:+.0f} for passing (would go to {top.amount})"
+    )
+
+
+def force_contract(world: Game, seat: int, bid: Action, policy: Policy) -> Contract | None:
+    """Play ``world`` out with ``seat`` bidding ``bid`` (the lowest it may) and everyone else
+    passing, so that it takes the contract; None if it cannot."""
+    side = world.side_of[seat]
+    deal = world.deal_no
+    for _ in range(CONTRACT_STEPS):
+        if not world.to_act:
+            break
+        actor = world.to_act[0]
+        legal = world.legal_actions(actor)
+        if not any(a.kind is Kind.BID for a in legal) or world.deal_no != deal:
+            break
+        if actor == seat:
+            action = bid if bid in legal else min_bid(legal)
+        else:
+            action = next((a for a in legal if a.kind is Kind.PASS), min_bid(legal))
+        world.apply(actor, action)
+    bidder = getattr(world, "bidder", None)
+    if bidder is None or world.side_of[bidder] != side:
+        return None
+    if world.outcome is not None or world.deal_no != deal:
+        return None  # the hand was given up at once (e.g. no marriage to name trump)
+    result = play_out(world, policy)
+    return contract_of(result, side)
+
+
+def min_bid(legal: list[Action]) -> Action:
+    bids = [a for a in legal if a.kind is Kind.BID]
+    return min(bids, key=lambda a: a.amount or 0) if bids else legal[0]
+
+
+def contract_of(result: DealResult, side: int) -> Contract | None:
+    """What the declaring ``side`` took in a played-out deal (meld and counters as scored)."""
+    summary = result.summary
+    if summary is None:
+        return None
+    changes = result.changes
+    others = [change for s, change in enumerate(changes) if s != side]
+    other = mean(others) if others else 0.0
+    if "chips" in summary:  # three-hand: the bidder's meld and counters
+        return Contract(int(summary["meld"] or 0) + int(summary["counters"] or 0), 0.0, True)
+    meld = summary.get("meld") or [0] * len(changes)
+    counted = summary.get("counted") or summary.get("counters") or [0] * len(changes)
+    won = summary.get("tricks_won") or [1] * len(changes)
+    taken = (meld[side] if won[side] else 0) + counted[side]
+    return Contract(int(taken), other, False)
+
+
+def share_made(contracts: list[Contract], amount: int) -> float:
+    return sum(1 for c in contracts if c.taken >= amount) / len(contracts)
+
+
+def contract_value(contracts: list[Contract], amount: int, chips: list[int] | None) -> float:
+    """The mean deal margin of a contract at ``amount`` over the sampled deals."""
+    if chips:
+        band = chips[max(0, min(len(chips) - 1, (amount - 300) // 50))]
+        # Three-hand: made, +3 chips a bid band from the other two (margin 4); set, twice that lost.
+        return mean(4 * band if c.taken >= amount else -8 * band for c in contracts)
+    return mean((c.taken if c.taken >= amount else -amount) - c.others for c in contracts)

@@ -1,0 +1,170 @@
+"""Sampled worlds for search in pinochle (``Game.sample_world``): what a seat has seen of a deal, as
+places for ``bot.engine.sampling.deal_unseen``."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from bot.engine.cards import Card, Suit
+from bot.engine.events import Phase
+from bot.engine.meld import MeldResult, MeldTable, count_meld, meld_total
+from bot.engine.pinochle.common import SORT_KEY, STRENGTH
+from bot.engine.sampling import Place, deal_unseen, multiset_minus
+
+if TYPE_CHECKING:
+    from bot.engine.pinochle.common import PinochleGame
+    from bot.engine.pinochle.partnership import PartnershipBase
+
+
+def strict_reveals(
+    game: PinochleGame,
+    tricks: Iterable[list[tuple[int, Card]]],
+    played: list[list[Card]],
+    forbidden: list[set[Card]],
+) -> None:
+    """Add to ``played`` and ``forbidden`` (per seat) what ``tricks``, played under the strict
+    follow rules (``PinochleGame.strict_playable``), show: a card off the led suit means a void in
+    it, and neither suit nor trump a void in trump too; a trump not above the best one on a trump
+    lead means no higher trump."""
+    trump = game.trump
+    by_suit: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
+    for card in set(game.pack()):
+        by_suit[card.suit].append(card)
+    for trick in tricks:
+        led = trick[0][1].suit
+        best = trick[0][1]
+        played[trick[0][0]].append(best)
+        for seat, card in trick[1:]:
+            played[seat].append(card)
+            suit = card.suit
+            if suit is not led:
+                forbidden[seat].update(by_suit[led])
+                if suit is not trump:
+                    forbidden[seat].update(by_suit[trump] if trump is not None else ())
+            elif led is trump and STRENGTH[card] <= STRENGTH[best]:
+                forbidden[seat].update(c for c in by_suit[trump] if STRENGTH[c] > STRENGTH[best])
+            if suit is best.suit:
+                if STRENGTH[card] > STRENGTH[best]:
+                    best = card
+            elif suit is trump:
+                best = card
+
+
+def meld_check(
+    shown: MeldResult, played: list[Card], minus: list[Card], trump: Suit, table: MeldTable
+) -> Callable[[list[Card]], bool]:
+    """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds exactly
+    ``shown``: a sampled hand must not meld more (or less) than its owner showed."""
+
+    def check(hand: list[Card]) -> bool:
+        whole = multiset_minus(hand + played, minus)
+        return meld_total(whole, trump, table) == shown.total and count_meld(whole, trump, table) == shown
+
+    return check
+
+
+def at_least(*needs: Iterable[Card]) -> Counter[Card]:
+    """The fewest copies of each card that satisfy every one of ``needs`` (a per-card maximum)."""
+    out: Counter[Card] = Counter()
+    for need in needs:
+        out |= Counter(need)
+    return out
+
+
+def partnership_known(
+    game: PartnershipBase, seat: int, results: list[MeldResult] | None
+) -> tuple[list[Counter[Card]], list[list[Card]]]:
+    """Per seat: the fewest copies of each card ``seat`` knows it held when meld was shown (its
+    meld, an exchanged dix or the turned card it took, cards ``seat`` passed it), and the cards to
+    take out of its hand and played cards to get the hand it melded (the exchanged dix)."""
+    players = game.players
+    known: list[Counter[Card]] = [Counter() for _ in range(players)]
+    minus: list[list[Card]] = [[] for _ in range(players)]
+    dix_count = len(game.exchanges)
+    if dix_count:  # the exchanged dix went to the dealer; the exchanger holds the card it took
+        minus[game.dealer] = [game.dix] * dix_count
+        known[game.dealer][game.dix] += dix_count
+        for who, took in game.exchanges:
+            known[who][took] += 1
+    elif game.phase is Phase.EXCHANGE and game.turn != seat:
+        known[game.turn][game.dix] += 1  # offered the exchange: it holds a dix
+    if results is not None:
+        for other in range(players):
+            known[other] = at_least(known[other], results[other].used_cards())
+    # Cards passed between partners: the passer knows what its partner holds of them.
+    if game.gave[seat] and game.bidder is not None:
+        to = game.bidder if seat != game.bidder else game.partner(game.bidder)
+        known[to] = at_least(known[to], Counter(game.gave[seat]) - Counter(game.received[seat]))
+    return known, minus
+
+
+def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for partnership pinochle, partnership auction and the 96-card games."""
+    players = game.players
+    played: list[list[Card]] = [[] for _ in range(players)]
+    forbidden: list[set[Card]] = [set() for _ in range(players)]
+    strict_reveals(
+        game, [*(t for t, _ in game.tricks), *([game.trick] if game.trick else [])], played, forbidden
+    )
+    results = game.meld_results()
+    known, minus = partnership_known(game, seat, results)
+    giver = game.pass_from if game.giving and game.pass_from != seat else -1
+    places: list[Place] = []
+    owners: list[int] = []
+    pool: list[Card] = []
+    for other in range(players):
+        if other == seat:
+            continue
+        hand = game.hands[other]
+        held = hand + game.giving if other == giver else hand
+        now = known[other] - Counter(played[other])
+        check = None
+        if results is not None and game.trump is not None:
+            check = meld_check(results[other], played[other], minus[other], game.trump, game.meld_table)
+        places.append(Place(len(held), list(now.elements()), forbidden[other], check))
+        owners.append(other)
+        pool.extend(held)
+    for place in places:
+        pool = multiset_minus(pool, place.known)
+    dealt = deal_unseen(pool, places, rng)
+    for other, cards in zip(owners, dealt, strict=True):
+        if other == giver:
+            rng.shuffle(cards)
+            count = len(game.giving)
+            game.giving = sorted(cards[:count], key=SORT_KEY.__getitem__)
+            cards = cards[count:]
+        game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
+        if results is not None:
+            whole = multiset_minus(game.hands[other] + played[other], minus[other])
+            game.meld_hands[other] = tuple(sorted(whole, key=SORT_KEY.__getitem__))
+    if results is not None:
+        game.melds = list(results)
+    redo_passes(game, seat, rng)
+    if game.phase is Phase.PLAY:
+        game.start_strict_play()
+
+
+def redo_passes(game: PartnershipBase, seat: int, rng: random.Random) -> None:
+    """Cards passed between partners out of ``seat``'s sight, chosen again from the sampled hands
+    (each seat's own ``gave``/``received`` lists must fit its hand in the sampled world)."""
+    if not any(game.gave):
+        return
+    bidder = game.bidder
+    assert bidder is not None
+    partner = game.partner(bidder)
+    if seat in (bidder, partner):
+        other = partner if seat == bidder else bidder
+        game.gave[other] = game.received[seat][:]
+        game.received[other] = game.gave[seat][:]
+        return
+    count = game.pass_count()
+    for giver, taker in ((partner, bidder), (bidder, partner)):
+        if not game.gave[giver]:
+            continue
+        holding = game.hands[taker] + [card for trick, _ in game.tricks for s, card in trick if s == taker]
+        chosen = sorted(rng.sample(holding, count), key=SORT_KEY.__getitem__)
+        game.gave[giver] = chosen
+        game.received[taker] = chosen[:]
