@@ -11,7 +11,7 @@ click and every other table would wait. Printed per way of running the computers
   with the event loop.
 
 Usage: python bench/ai_loop.py [--level hard] [--variant pinochle-4] [--tables 4] [--seconds 20]
-       [--warmup 3] [--mode both|pool|thread] [--workers N]
+       [--warmup 3] [--mode both|pool|thread] [--workers N] [--niceness 5]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from bot.app import SWITCH_INTERVAL  # noqa: E402
 from bot.engine import Action, Game, find_variant  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.tables import Seat, Table, TableManager  # noqa: E402
-from bot.thinking import Thinker  # noqa: E402
+from bot.thinking import WORKER_NICENESS, Thinker  # noqa: E402
 
 LAG_GOAL_MS = 50.0
 PROBE_INTERVAL = 0.010
@@ -52,8 +52,8 @@ class QuietPublisher:
 class TimedThinker(Thinker):
     """The bot's thinker, timing each decision; ``in_thread`` gives the old way (no pool at all)."""
 
-    def __init__(self, *, in_thread: bool, level: str, workers: int | None) -> None:
-        super().__init__(workers=workers, pooled=() if in_thread else {level})
+    def __init__(self, *, in_thread: bool, level: str, workers: int | None, niceness: int) -> None:
+        super().__init__(workers=workers, pooled=() if in_thread else {level}, niceness=niceness)
         self.in_thread = in_thread
         self.times: list[float] = []
 
@@ -88,7 +88,9 @@ async def run(mode: str, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.db")
         await store.settings.update(1, computer_delay_seconds=0)
-        thinker = TimedThinker(in_thread=mode == "thread", level=args.level, workers=args.workers)
+        thinker = TimedThinker(
+            in_thread=mode == "thread", level=args.level, workers=args.workers, niceness=args.niceness
+        )
         manager = TableManager(store, QuietPublisher(), thinker=thinker)
         lags: list[float] = []
         started = time.perf_counter()
@@ -136,6 +138,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds left out (workers starting)")
     parser.add_argument("--mode", choices=("both", "pool", "thread"), default="both")
     parser.add_argument("--workers", type=int, default=None, help="pool size (default: cores, at most 4)")
+    parser.add_argument("--niceness", type=int, default=WORKER_NICENESS, help="workers' nice increment")
     args = parser.parse_args()
     family = find_variant(args.variant).family
     if args.level not in levels(family):

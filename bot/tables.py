@@ -566,6 +566,8 @@ class TableManager:
             assert seat is not None
             # A person's seat gets one too: it plays for them while they are away.
             table.bots[index] = make_player(table.family, seat.level, (table.seed or 0) * 31 + index)
+        if any(self.thinker.uses_pool(self._seat(table, i).level, bot) for i, bot in table.bots.items()):
+            self.thinker.warm()
 
     async def _apply(self, table: Table, seat: int, action: Action) -> list[dict[str, Any]]:
         """Apply on a copy, store the action, then swap the copy in: all or nothing."""

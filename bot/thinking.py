@@ -58,10 +58,15 @@ def searches(player: Player) -> bool:
 
 
 # ----- in the worker process -----------------------------------------------------------------------
-def _worker_start() -> None:
-    with contextlib.suppress(OSError, AttributeError):  # not on every platform; only a preference
-        os.nice(WORKER_NICENESS)
+def _worker_start(niceness: int) -> None:
+    if niceness:
+        with contextlib.suppress(OSError, AttributeError):  # not on every platform; only a preference
+            os.nice(niceness)
     import bot.ai  # noqa: F401  (registers every level before the first decision)
+
+
+def _ready() -> bool:
+    return True
 
 
 def decide_in_worker(record: dict[str, Any], seat: int, family: str, level: str, seed: int) -> str:
@@ -86,9 +91,12 @@ class Thinker:
     it to send ``basic`` there); by default a level goes there when its player searches.
     """
 
-    def __init__(self, *, workers: int | None = None, pooled: Collection[str] = ()) -> None:
+    def __init__(
+        self, *, workers: int | None = None, pooled: Collection[str] = (), niceness: int = WORKER_NICENESS
+    ) -> None:
         self.workers = workers or default_workers()
         self.pooled = frozenset(pooled)
+        self.niceness = niceness
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._retired: list[concurrent.futures.ProcessPoolExecutor] = []  # broken ones, still stopping
         self._closed = False
@@ -101,17 +109,27 @@ class Thinker:
     def uses_pool(self, level: str, player: Player) -> bool:
         return level in self.pooled or searches(player)
 
+    def warm(self) -> None:
+        """Start every worker now (a table with a searching seat has started), so the first
+        search does not also wait for the workers to start."""
+        if self._closed or self._pool is not None:
+            return
+        pool = self._ensure_pool()
+        for _ in range(self.workers):  # each task that finds no idle worker starts one
+            pool.submit(_ready)
+
     async def decide(
         self, player: Player, game: Game, seat: int, *, family: str, level: str, seed: int
     ) -> Action:
         """``seat``'s decision by ``player`` (of ``level``), off the event loop."""
-        if not self.uses_pool(level, player):
-            return await asyncio.to_thread(decide, player, game, seat)
-        record = game.to_json()
         try:
-            text = await self._in_pool(decide_in_worker, record, seat, family, level, seed)
+            if not self.uses_pool(level, player):
+                return await asyncio.to_thread(decide, player, game, seat)
+            text = await self._in_pool(decide_in_worker, game.to_json(), seat, family, level, seed)
             return parse_action(text)
         except Exception as err:  # a broken pool twice, a crash or a runaway search: never stall
+            if level == FALLBACK_LEVEL and not self.uses_pool(level, player):
+                raise  # basic itself failed in a thread: nothing simpler to fall back on
             log.warning("%s computer for seat %s failed (%s): %s decides instead", level, seat,
                         _describe(err), FALLBACK_LEVEL)  # fmt: skip
             fallback = make_player(family, FALLBACK_LEVEL, seed)
@@ -147,6 +165,7 @@ class Thinker:
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start,
+                initargs=(self.niceness,),
             )
         return self._pool
 
