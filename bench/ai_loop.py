@@ -9,6 +9,8 @@ click and every other table would wait. Printed per way of running the computers
 - ``pool``: the bot's way (``bot.thinking``): searching levels in spawned worker processes.
 - ``thread``: the old way, ``asyncio.to_thread(decide, ...)``: searches share the interpreter lock
   with the event loop.
+- ``idle`` (always printed first): the probe with no table at all, the lag the machine itself
+  causes (other processes on a shared machine); read the two others against it.
 
 Usage: python bench/ai_loop.py [--level hard] [--variant pinochle-4] [--tables 4] [--seconds 20]
        [--warmup 3] [--mode both|pool|thread] [--workers N] [--niceness 5]
@@ -95,9 +97,8 @@ async def run(mode: str, args: argparse.Namespace) -> dict[str, Any]:
         lags: list[float] = []
         started = time.perf_counter()
         measuring_from = started + args.warmup
-        tables = [
-            await computer_table(manager, n, args.variant, args.level) for n in range(1, args.tables + 1)
-        ]
+        count = 0 if mode == "idle" else args.tables
+        tables = [await computer_table(manager, n, args.variant, args.level) for n in range(1, count + 1)]
         games = len(tables)
         decisions_at_warmup = 0
         while (now := time.perf_counter()) < started + args.warmup + args.seconds:
@@ -143,7 +144,8 @@ def main() -> None:
     family = find_variant(args.variant).family
     if args.level not in levels(family):
         parser.error(f"no level {args.level!r} for {args.variant}; known: {', '.join(levels(family))}")
-    modes = ("pool", "thread") if args.mode == "both" else (args.mode,)
+    # "idle": the probe alone, no tables: the lag the machine itself causes (other processes).
+    modes = ("idle", "pool", "thread") if args.mode == "both" else ("idle", args.mode)
     print(f"{args.tables} {args.variant} tables, every seat {args.level}, {args.seconds:.0f} s measured "
           f"after {args.warmup:.0f} s warm-up; probe every {PROBE_INTERVAL * 1000:.0f} ms")  # fmt: skip
     for mode in modes:

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 from collections.abc import Collection
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -99,6 +100,8 @@ class Thinker:
         self.niceness = niceness
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._retired: list[concurrent.futures.ProcessPoolExecutor] = []  # broken ones, still stopping
+        self._workers: set[Any] = set()  # every worker process started (multiprocessing.Process)
+        self._exit_hook = False
         self._closed = False
 
     @property
@@ -117,6 +120,7 @@ class Thinker:
         pool = self._ensure_pool()
         for _ in range(self.workers):  # each task that finds no idle worker starts one
             pool.submit(_ready)
+        self._remember_workers(pool)
 
     async def decide(
         self, player: Player, game: Game, seat: int, *, family: str, level: str, seed: int
@@ -146,6 +150,7 @@ class Thinker:
             pool = self._ensure_pool()
             try:
                 future = pool.submit(work, *args)
+                self._remember_workers(pool)
                 return await asyncio.wait_for(asyncio.wrap_future(future), GIVE_UP_SECONDS)
             except BrokenProcessPool:
                 self._discard(pool)
@@ -161,6 +166,13 @@ class Thinker:
         if self._closed:
             raise RuntimeError("the computer players are shut down")
         if self._pool is None:
+            if not self._exit_hook:
+                # Python's exit joins the executor's threads and workers (LIFO: this runs first).
+                register = getattr(threading, "_register_atexit", None)
+                if register is not None:
+                    with contextlib.suppress(RuntimeError):  # Python is already exiting
+                        register(self._kill_all)
+                self._exit_hook = True
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -185,13 +197,46 @@ class Thinker:
         pools += self._retired
         self._pool, self._retired = None, []
         for pool in pools:
-            stopping = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
-            done, _ = await asyncio.wait({stopping}, timeout=SHUTDOWN_WAIT)
-            if not done:
-                _kill_workers(pool)
-                done, _ = await asyncio.wait({stopping}, timeout=SHUTDOWN_WAIT)
-            if not done:
-                log.warning("a computer players' worker pool did not stop; leaving it")
+            if not await _stopped(pool):
+                self._kill_all()
+                if not await _stopped(pool):
+                    log.warning("a computer players' worker pool did not stop; leaving it")
+        self._kill_all()  # nothing of ours outlives the bot, whatever state a pool was left in
+
+    def _remember_workers(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        self._workers = {p for p in self._workers if p.is_alive()}
+        self._workers.update((getattr(pool, "_processes", None) or {}).values())
+
+    def _kill_all(self) -> None:
+        """End every worker process this thinker started that is still alive. Also run as Python
+        exits: the executor joins its workers then, and one left stuck would hold the exit."""
+        for process in list(self._workers):
+            if process.is_alive():
+                with contextlib.suppress(Exception):
+                    process.kill()
+
+
+async def _stopped(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
+    """Shut ``pool`` down and wait for it, up to ``SHUTDOWN_WAIT``: in a daemon thread, so a stop
+    that never finishes holds neither the event loop's own threads nor Python's exit."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def finished() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    def stop() -> None:
+        pool.shutdown(wait=True, cancel_futures=True)
+        with contextlib.suppress(RuntimeError):  # the loop may be closed by then
+            loop.call_soon_threadsafe(finished)
+
+    threading.Thread(target=stop, name="tricknight-pool-stop", daemon=True).start()
+    try:
+        await asyncio.wait_for(asyncio.shield(done), SHUTDOWN_WAIT)
+    except TimeoutError:
+        return False
+    return True
 
 
 def _kill_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
