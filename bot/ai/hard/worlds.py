@@ -23,34 +23,34 @@ def sample_world(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 def _shuffled_copy(game: Game, seat: int, rng: random.Random) -> Game:
-    """Stand-in until the engine samples worlds: the other hands (and undealt cards) shuffled
-    together and dealt back in their sizes (no inference from voids)."""
+    """Stand-in for a variant the engine cannot sample yet: every pile ``seat`` cannot see (the
+    other hands; the widow until it is shown and cards buried by another seat, three-hand; the
+    stock, two-hand; undealt cards) shuffled together and dealt back in their sizes. It keeps no
+    inference (voids, shown meld), but it never leaves a hidden card where it really is."""
     world: Any = game.copy()
-    hands: list[list[Any]] = world.hands
-    others = [s for s in range(len(hands)) if s != seat]
-    pool = [card for s in others for card in hands[s]]
-    undealt = getattr(world, "undealt", None)
-    if isinstance(undealt, list):
-        pool += undealt
+    piles: list[list[Any]] = [world.hands[s] for s in range(world.players) if s != seat]
+    for name in _hidden_piles(world, seat):
+        pile = getattr(world, name, None)
+        if isinstance(pile, list):
+            piles.append(pile)
+    pool = [card for pile in piles for card in pile]
     rng.shuffle(pool)
     start = 0
-    for s in others:
-        size = len(hands[s])
-        hands[s] = pool[start : start + size]
+    for pile in piles:
+        size = len(pile)
+        pile[:] = pool[start : start + size]
         start += size
-    if isinstance(undealt, list):
-        world.undealt = pool[start:]
-    dealt = getattr(world, "dealt", None)
-    if isinstance(dealt, list) and hasattr(world, "tricks"):
-        played: list[list[Any]] = [[] for _ in hands]
-        for trick, _ in world.tricks:
-            for s, card in trick:
-                played[s].append(card)
-        for s, card in world.trick:
-            played[s].append(card)
-        world.dealt = [hands[s] + played[s] for s in range(len(hands))]
     if getattr(world, "phase", None) in (Phase.PLAY, Phase.PLAYOFF) and hasattr(world, "by_suit"):
         world.start_strict_play()
     world.invalidate()
     out: Game = world
     return out
+
+
+def _hidden_piles(world: Any, seat: int) -> list[str]:
+    names = ["undealt", "stock"]
+    if not getattr(world, "widow_shown", True):
+        names.append("widow")
+    if getattr(world, "bidder", seat) != seat:
+        names.append("buried")
+    return names
