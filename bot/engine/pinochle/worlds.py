@@ -17,6 +17,7 @@ from bot.engine.sampling import Place, deal_unseen, multiset_minus
 if TYPE_CHECKING:
     from bot.engine.pinochle.common import PinochleGame
     from bot.engine.pinochle.partnership import PartnershipBase
+    from bot.engine.pinochle.two import TwoHand
 
 
 def strict_reveals(
@@ -168,3 +169,46 @@ def redo_passes(game: PartnershipBase, seat: int, rng: random.Random) -> None:
         chosen = sorted(rng.sample(holding, count), key=SORT_KEY.__getitem__)
         game.gave[giver] = chosen
         game.received[taker] = chosen[:]
+
+
+def deal_plays(game: PinochleGame) -> list[list[tuple[int, Card]]]:
+    """The deal's tricks so far, the one under way last (if begun)."""
+    out = [plays for plays, _ in game.tricks]
+    if game.trick:
+        out.append(game.trick)
+    return out
+
+
+def redeal_two_hand(game: TwoHand, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for two-hand pinochle: the other hand and the stock (in the playoff
+    the other hand is every card not yet seen, so nothing changes). What the other seat holds for
+    sure: the turned card it took by exchanging a dix (unless played or laid since); when it is
+    choosing its meld, a hand that can meld something."""
+    other = 1 - seat
+    if game.phase is Phase.PLAYOFF:
+        game.drew = [None, None]  # not shown in the playoff (the last draw is past)
+        return
+    played = [card for plays in deal_plays(game) for who, card in plays if who == other]
+    known = Counter(game.took_turned[other]) - Counter(played) - Counter(card for card, _ in game.laid[other])
+    check = None
+    if game.phase is Phase.MELD and game.turn == other:
+
+        def check(cards: list[Card]) -> bool:
+            saved = game.hands[other]
+            game.hands[other] = cards
+            try:
+                return bool(game.meld_options(other))
+            finally:
+                game.hands[other] = saved
+
+    hand = game.hands[other]
+    places = [Place(len(hand), list(known.elements()), check=check), Place(len(game.stock))]
+    pool = multiset_minus(hand + game.stock, places[0].known)
+    dealt_hand, stock = deal_unseen(pool, places, rng)
+    game.hands[other] = sorted(dealt_hand, key=SORT_KEY.__getitem__)
+    rng.shuffle(stock)
+    game.stock = stock
+    if game.drew[other] is not None:
+        game.drew[other] = game.hands[other][rng.randrange(len(game.hands[other]))]
+    if game.phase is Phase.MELD and game.turn == other:
+        game.meld_opts = game.meld_options(other)
