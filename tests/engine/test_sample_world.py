@@ -38,6 +38,7 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("pinochle-6", 6, {"rules": "auction", "pass": 4}),
     ("pinochle-8", 8, {}),
     ("pinochle-2", 2, {}),
+    ("pinochle-3", 3, {}),
     ("pinochle-2", 2, {"deck64": True}),
 ]
 IDS = [f"{name}-{players}" + "".join(f"-{k}={v}" for k, v in opts.items()) for name, players, opts in CASES]
