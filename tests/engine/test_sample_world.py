@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Action, Card, Game, new_game
+from bot.engine import Action, Card, Game, new_game, variant_names
 from bot.engine.meld import count_meld
 from bot.engine.pinochle.partnership import PartnershipBase
 from bot.engine.pitch import PitchBase
@@ -39,6 +39,12 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("pinochle-8", 8, {}),
     ("pinochle-2", 2, {}),
     ("pinochle-3", 3, {}),
+    ("double-deck", 4, {}),
+    ("double-deck", 4, {"meld-info": True, "min-20": True, "giveup": "play"}),
+    ("double-deck-npa", 4, {}),
+    ("double-deck-pass", 4, {}),
+    ("double-deck-toby-thomas", 4, {}),
+    ("double-deck-jim-davis", 4, {"pass-order": "partner-first", "trump-marriage": "after-pass"}),
     ("pinochle-2", 2, {"deck64": True}),
 ]
 IDS = [f"{name}-{players}" + "".join(f"-{k}={v}" for k, v in opts.items()) for name, players, opts in CASES]
@@ -152,11 +158,14 @@ def deal_cards(game: Game) -> Counter[Card]:
         cards.update(card for _, card in plays)
     cards.update(card for _, card in game.trick)  # type: ignore[attr-defined]
     for extra in ("undealt", "giving", "stock", "widow", "buried"):
-        cards.update(getattr(game, extra, []))
+        pile = getattr(game, extra, [])
+        for item in pile:
+            cards.update(item if isinstance(item, list) else [item])  # double-deck: one per seat
     for pile in getattr(game, "discards", []):
         cards.update(pile)
-    for laid in getattr(game, "laid", []):
-        cards.update(card for card, _ in laid)
+    if game.name == "pinochle-2":  # cards laid on the table as meld
+        for laid in game.laid:  # type: ignore[attr-defined]
+            cards.update(card for card, _ in laid)
     turned = getattr(game, "turned", None)
     if turned is not None and (game.name == "pinochle-2" or game.phase.value == "exchange"):  # type: ignore[attr-defined]
         cards[turned] += 1
@@ -293,3 +302,17 @@ def test_shown_meld_stays_with_its_owner() -> None:
         world = game.sample_world(seat, random.Random(k))
         for other in range(1, 4):
             assert not Counter(shown[other].used_cards()) - Counter(world.hands[other])
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_every_variant_samples_worlds(name: str) -> None:
+    rng = random.Random(name)
+    game = new_game(name, seed=4)
+    for _ in range(40):
+        seat = rng.randrange(game.players)
+        world = game.sample_world(seat, rng)
+        assert world.view(seat) == game.view(seat)
+        actor = game.to_act[0]
+        game.apply(actor, pick(game, actor, rng))
+        if game.is_over:
+            break
