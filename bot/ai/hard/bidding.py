@@ -59,10 +59,12 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     passing: list[float] = []
     lowest = bids[0]
     for done in range(ctx.samples):
-        if done >= 2 and ctx.clock.expired():
+        if done and ctx.clock.expired():
             break
         world = ctx.sample()
         as_declarer = force_contract(world.copy(), ctx.seat, lowest, ctx.policy)
+        if done and ctx.clock.expired():
+            break
         if as_declarer is not None:
             contracts.append(as_declarer)
         declined = world.copy()

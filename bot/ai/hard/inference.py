@@ -10,6 +10,7 @@ moves the worlds the right way without demanding a formula the other players sha
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,8 +105,11 @@ class PitchWorth:
         return best
 
 
-def sample_fitting(game: Game, seat: int, view: dict[str, Any], rng: random.Random) -> Game:
-    """A sampled world whose other hands fit the auction's calls as well as ``TRIES`` allow."""
+def sample_fitting(
+    game: Game, seat: int, view: dict[str, Any], rng: random.Random, expired: Callable[[], bool]
+) -> Game:
+    """A sampled world whose other hands fit the auction's calls as well as ``TRIES`` allow (fewer
+    once ``expired()``)."""
     worth: Any
     if isinstance(game, PinochleGame) and view.get("phase") in ("bidding", "forced"):
         step = 10 if game.family != "double-deck" else int(getattr(game, "scale", 1))
@@ -128,7 +132,7 @@ def sample_fitting(game: Game, seat: int, view: dict[str, Any], rng: random.Rand
             miss += max(0.0, call.low - value) + max(0.0, value - call.high)
         if miss < best_miss:
             best_world, best_miss = world, miss
-        if miss == 0:
+        if miss == 0 or expired():
             break
     assert best_world is not None
     return best_world

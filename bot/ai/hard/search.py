@@ -183,7 +183,7 @@ class Context:
 
     def sample(self) -> Game:
         """A world sampled for this seat, fitting the auction's calls (``inference``)."""
-        return sample_fitting(self.game, self.seat, self.view, self.rng)
+        return sample_fitting(self.game, self.seat, self.view, self.rng, self.clock.expired)
 
 
 def best(tallies: list[Tally]) -> Tally:
