@@ -318,6 +318,7 @@ class Game(ABC):
         world.decks = ()
         world.seed = rng.randrange(2**53)
         world._legal = None
+        world._legal_seat = -1
         if world.outcome is None:
             world.redeal_unseen(seat, rng)
         return world
@@ -377,7 +378,8 @@ class Game(ABC):
 
     def rollout(self, policy: Policy) -> list[int]:
         """Play the current deal to its end, in place, choosing every action with
-        ``policy(game, seat, legal)``; return each side's score change for the deal.
+        ``policy(game, seat, legal)``; return each side's score change from now to the end of
+        the deal (points scored earlier in the deal, such as two-hand meld laid, are not in it).
 
         The deal is over when it has been scored (the next deal is then dealt at once) or the
         game ends in it (a declare-out, a concession); a redeal after everyone passed ends it too,

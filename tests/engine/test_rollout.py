@@ -46,7 +46,9 @@ def test_rollout_plays_the_deal_as_apply_does(name: str, players: int, options: 
         assert world.to_json()["log"] == []  # the fast path keeps no log
         assert world.view(0) == twin.view(0)
         scored = [e for e in events if e["type"] == "deal_scored"]
-        if scored and "changes" in scored[0] and not twin.is_over:
+        # The deal's whole change, when nothing was scored before the rollout began (two-hand
+        # meld is scored as it is laid; the rollout counts from where it starts).
+        if scored and "changes" in scored[0] and not twin.is_over and name != "pinochle-2":
             assert fast == scored[0]["changes"]
 
 

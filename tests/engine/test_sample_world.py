@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Action, Card, Game, new_game
+from bot.engine import Action, Card, Game, new_game, variant_names
 from bot.engine.meld import count_meld
 from bot.engine.pinochle.partnership import PartnershipBase
 from bot.engine.pitch import PitchBase
@@ -37,6 +37,15 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("pinochle-6", 6, {}),
     ("pinochle-6", 6, {"rules": "auction", "pass": 4}),
     ("pinochle-8", 8, {}),
+    ("pinochle-2", 2, {}),
+    ("pinochle-3", 3, {}),
+    ("double-deck", 4, {}),
+    ("double-deck", 4, {"meld-info": True, "min-20": True, "giveup": "play"}),
+    ("double-deck-npa", 4, {}),
+    ("double-deck-pass", 4, {}),
+    ("double-deck-toby-thomas", 4, {}),
+    ("double-deck-jim-davis", 4, {"pass-order": "partner-first", "trump-marriage": "after-pass"}),
+    ("pinochle-2", 2, {"deck64": True}),
 ]
 IDS = [f"{name}-{players}" + "".join(f"-{k}={v}" for k, v in opts.items()) for name, players, opts in CASES]
 NO_CLAIMS = ("declare-out", "concede")
@@ -52,13 +61,16 @@ def start(name: str, players: int, options: dict[str, Any], deck: list[Card], de
     return new_game(name, players=players, options=options, seed=11, decks=[deck], dealer=dealer)
 
 
-def replay(game: Game, actions: list[tuple[int, str]]) -> bool:
-    """Apply ``actions``; False if one is illegal."""
-    for seat, text in actions:
-        if str(text) not in {str(a) for a in game.legal_actions(seat)}:
-            return False
-        game.apply(seat, text)
-    return True
+def replay(game: Game, actions: list[tuple[int, str]], seat: int) -> list[dict[str, Any]] | None:
+    """Apply ``actions``, returning what ``seat`` saw before and after each (None if one is
+    illegal)."""
+    seen = [game.view(seat)]
+    for actor, text in actions:
+        if str(text) not in {str(a) for a in game.legal_actions(actor)}:
+            return None
+        game.apply(actor, text)
+        seen.append(game.view(seat))
+    return seen
 
 
 def first_deal_position(
@@ -91,10 +103,10 @@ def state(game: Game) -> dict[str, Any]:
 def twin(
     game: Game, deck: list[Card], dealer: int, actions: list[tuple[int, str]], seat: int, rng: random.Random
 ) -> Game | None:
-    """A second game that looks the same to ``seat`` but whose hidden cards differ: dealt from
-    ``deck`` with pairs of cards swapped, replaying ``actions`` (None if no swap fits)."""
+    """A second game that looked the same to ``seat`` at every step but whose hidden cards differ:
+    dealt from ``deck`` with pairs of cards swapped, replaying ``actions`` (None if no swap fits)."""
     name, players, options = game.name, game.players, game.options
-    view = game.view(seat)
+    seen = replay(start(name, players, options, deck, dealer), actions, seat)
     found: Game | None = None
     current = deck[:]
     for _ in range(60):
@@ -106,7 +118,7 @@ def twin(
         trial = current[:]
         trial[i], trial[j] = trial[j], trial[i]
         other = start(name, players, options, trial, dealer)
-        if not replay(other, actions) or other.view(seat) != view:
+        if replay(other, actions, seat) != seen:  # everything seat saw, all along, is the same
             continue
         current = trial
         if state(other) != state(game):
@@ -145,12 +157,17 @@ def deal_cards(game: Game) -> Counter[Card]:
     for plays, _ in game.tricks:  # type: ignore[attr-defined]
         cards.update(card for _, card in plays)
     cards.update(card for _, card in game.trick)  # type: ignore[attr-defined]
-    for extra in ("undealt", "giving"):
-        cards.update(getattr(game, extra, []))
+    for extra in ("undealt", "giving", "stock", "widow", "buried"):
+        pile = getattr(game, extra, [])
+        for item in pile:
+            cards.update(item if isinstance(item, list) else [item])  # double-deck: one per seat
     for pile in getattr(game, "discards", []):
         cards.update(pile)
+    if game.name == "pinochle-2":  # cards laid on the table as meld
+        for laid in game.laid:  # type: ignore[attr-defined]
+            cards.update(card for card, _ in laid)
     turned = getattr(game, "turned", None)
-    if turned is not None and getattr(game, "phase", None) is not None and game.phase.value == "exchange":  # type: ignore[attr-defined]
+    if turned is not None and (game.name == "pinochle-2" or game.phase.value == "exchange"):  # type: ignore[attr-defined]
         cards[turned] += 1
     return cards
 
@@ -165,6 +182,8 @@ def assert_voids_respected(world: Game) -> None:
     always allowed, one that played neither the led suit nor a trump; effective suits)."""
     trump = getattr(world, "trump", None)
     tricks = [plays for plays, _ in world.tricks] + ([world.trick] if world.trick else [])  # type: ignore[attr-defined]
+    if world.name == "pinochle-2":  # no duty to follow while the stock lasts
+        tricks = tricks[(len(world.pack()) - 24) // 2 :]
     for plays in tricks:
         led = effective_suit(world, plays[0][1])
         for seat, card in plays[1:]:
@@ -283,3 +302,17 @@ def test_shown_meld_stays_with_its_owner() -> None:
         world = game.sample_world(seat, random.Random(k))
         for other in range(1, 4):
             assert not Counter(shown[other].used_cards()) - Counter(world.hands[other])
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_every_variant_samples_worlds(name: str) -> None:
+    rng = random.Random(name)
+    game = new_game(name, seed=4)
+    for _ in range(40):
+        seat = rng.randrange(game.players)
+        world = game.sample_world(seat, rng)
+        assert world.view(seat) == game.view(seat)
+        actor = game.to_act[0]
+        game.apply(actor, pick(game, actor, rng))
+        if game.is_over:
+            break

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from statistics import mean
 
-from bot.ai.hard.inference import sample_fitting
 from bot.ai.hard.reasons import bid_reason, describe
 from bot.ai.hard.rollout import DealResult, Policy, margin, play_out
 from bot.ai.hard.search import Context, best
@@ -60,10 +59,12 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     passing: list[float] = []
     lowest = bids[0]
     for done in range(ctx.samples):
-        if done >= 2 and ctx.clock.expired():
+        if done and ctx.clock.expired():
             break
-        world = sample_fitting(ctx.game, ctx.seat, ctx.view, ctx.rng)
+        world = ctx.sample()
         as_declarer = force_contract(world.copy(), ctx.seat, lowest, ctx.policy)
+        if done and ctx.clock.expired():
+            break
         if as_declarer is not None:
             contracts.append(as_declarer)
         declined = world.copy()

@@ -10,6 +10,7 @@ moves the worlds the right way without demanding a formula the other players sha
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from bot.ai.hard.worlds import sample_world
 from bot.engine import Card, Game, Rank, Suit
 from bot.engine.meld import meld_total
 from bot.engine.pinochle.common import PinochleGame
+from bot.engine.pitch import PitchBase
 
 TRIES = 6
 """Worlds sampled per world kept."""
@@ -31,7 +33,7 @@ class Call:
     high: float
 
 
-def calls(view: dict[str, Any], seat: int, step: int) -> list[Call]:
+def calls(view: dict[str, Any], seat: int, step: int, first: float) -> list[Call]:
     """The bounds the auction so far puts on each other seat's hand worth (bid units)."""
     side_of = {s: i for i, members in enumerate(view["sides"]) for s in members}
     low: dict[int, float] = {}
@@ -43,7 +45,7 @@ def calls(view: dict[str, Any], seat: int, step: int) -> list[Call]:
         if amount is None:
             # It passed when bidding cost ``top + step`` (leaving a partner's bid says nothing).
             if who not in high and (holder is None or side_of[holder] != side_of[who]):
-                high[who] = top + step if top else float(view.get("min_bid") or step)
+                high[who] = top + step if top else first
         else:
             low[who] = amount
             top, holder = amount, who
@@ -80,27 +82,57 @@ class HandWorth:
         return best + self.ace * aces + self.base
 
 
-def sample_fitting(game: Game, seat: int, view: dict[str, Any], rng: random.Random) -> Game:
-    """A sampled world whose other hands fit the auction's calls as well as ``TRIES`` allow."""
-    if not isinstance(game, PinochleGame):
+PITCH_TOP = {Rank.ACE: 1.0, Rank.KING: 0.6, Rank.QUEEN: 0.35}
+"""A pitch hand's chance at High by its top trump (roughly)."""
+PITCH_LOW = {Rank.TWO: 0.7, Rank.THREE: 0.5, Rank.FOUR: 0.3}
+"""... and at Low by its bottom trump."""
+
+
+class PitchWorth:
+    """A pitch hand's rough worth in points as pitcher (its best suit: top trumps for High, the
+    jack, a low trump for Low, length for Game), on the scale of the bids."""
+
+    def __call__(self, hand: list[Card]) -> float:
+        best = 0.0
+        for suit in Suit:
+            trumps = [c for c in hand if c.suit is suit and not c.is_joker]
+            if not trumps:
+                continue
+            value = max(PITCH_TOP.get(c.rank, 0.1) for c in trumps)
+            value += max(PITCH_LOW.get(c.rank, 0.0) for c in trumps)
+            value += 0.8 * any(c.rank is Rank.JACK for c in trumps) + 0.2 * len(trumps) + 0.2
+            best = max(best, value)
+        return best
+
+
+def sample_fitting(
+    game: Game, seat: int, view: dict[str, Any], rng: random.Random, expired: Callable[[], bool]
+) -> Game:
+    """A sampled world whose other hands fit the auction's calls as well as ``TRIES`` allow (fewer
+    once ``expired()``)."""
+    worth: Any
+    if isinstance(game, PinochleGame) and view.get("phase") in ("bidding", "forced"):
+        step = 10 if game.family != "double-deck" else int(getattr(game, "scale", 1))
+        first = float(view.get("min_bid") or (300 if game.players == 3 else 100))
+        worth = HandWorth(game)
+    elif isinstance(game, PitchBase) and not view.get("widow_size"):
+        step, first, worth = 1, float(game.min_bid), PitchWorth()
+    else:
         return sample_world(game, seat, rng)
-    step = 10 if game.family != "double-deck" else int(getattr(game, "scale", 1))
-    bounds = calls(view, seat, step)
+    bounds = calls(view, seat, step, first)
     if not bounds:
         return sample_world(game, seat, rng)
-    worth = HandWorth(game)
     best_world: Game | None = None
     best_miss = float("inf")
     for _ in range(TRIES):
         world = sample_world(game, seat, rng)
-        hands: list[list[Card]] = world.hands
         miss = 0.0
         for call in bounds:
-            value = worth(hands[call.seat])
+            value = worth(world.hand(call.seat))
             miss += max(0.0, call.low - value) + max(0.0, value - call.high)
         if miss < best_miss:
             best_world, best_miss = world, miss
-        if miss == 0:
+        if miss == 0 or expired():
             break
     assert best_world is not None
     return best_world

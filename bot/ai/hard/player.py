@@ -8,6 +8,7 @@ worth the same way (``bidding``). The player sees only what its seat may see: ``
 
 from __future__ import annotations
 
+import gc
 import random
 import zlib
 from dataclasses import dataclass
@@ -24,10 +25,11 @@ from bot.engine import Action, Game, Kind
 
 DEFAULT_BUDGET = 1.0
 """Seconds a decision may take (never more than 10% over)."""
-DEFAULT_SAMPLES = 16
-"""Sampled worlds per candidate at most."""
-DEFAULT_ROLLOUTS = 120
-"""Rollouts per decision at most (fewer worlds per candidate when there are many candidates)."""
+CAPS: dict[str, tuple[int, int]] = {"pitch": (48, 400), "pinochle": (16, 120), "double-deck": (12, 100)}
+"""Per family: sampled worlds per candidate at most, and rollouts per decision at most (fewer
+worlds per candidate when there are many candidates). Pitch deals are six tricks: cheap to play out,
+so pitch samples more."""
+DEFAULT_CAPS = (16, 120)
 
 
 @dataclass(frozen=True)
@@ -46,10 +48,13 @@ class HardPlayer:
         seed: int | None = None,
         *,
         budget: float = DEFAULT_BUDGET,
-        samples: int = DEFAULT_SAMPLES,
-        rollouts: int = DEFAULT_ROLLOUTS,
+        samples: int | None = None,
+        rollouts: int | None = None,
         family: str | None = None,
     ) -> None:
+        caps = CAPS.get(family or "", DEFAULT_CAPS)
+        samples = caps[0] if samples is None else samples
+        rollouts = caps[1] if rollouts is None else rollouts
         if budget <= 0 or samples < 1 or rollouts < 1:
             raise ValueError("budget must be positive and samples and rollouts at least 1")
         self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
@@ -89,6 +94,18 @@ class HardPlayer:
         return found
 
     def think(self, game: Game, seat: int, legal: list[Action]) -> Advice:
+        # Thousands of short-lived world copies: a cyclic collection in the middle of a decision
+        # could cost a good share of its budget (they are freed by reference counting anyway).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self.search_now(game, seat, legal)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def search_now(self, game: Game, seat: int, legal: list[Action]) -> Advice:
+        """``think`` itself."""
         clock = Clock(self.budget)
         view = game.view(seat)
         rng = random.Random(f"{self.seed}/{zlib.crc32(repr(view).encode())}")

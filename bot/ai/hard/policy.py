@@ -10,6 +10,9 @@ rare in a deal and goes to the family's ``basic`` player with a view.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bot.ai.base import Player, make_player
 from bot.engine import Action, Card, Game, Kind, Rank, Suit
 from bot.engine.events import Phase
@@ -31,24 +34,52 @@ class RolloutPolicy:
     def __init__(self, family: str) -> None:
         self.family = family
         self.basic: Player = make_player(family, "basic", seed=0)
+        self.plays: dict[type, CardPlay] = {}
 
     def __call__(self, world: Game, seat: int, legal: list[Action]) -> Action:
-        if legal[-1].kind is _DECLARE:  # rollouts never declare out (the deal's end decides)
+        last = legal[-1].kind
+        if last is _DECLARE:  # rollouts never declare out (the deal's end decides)
             legal = legal[:-1] or legal
+            last = legal[-1].kind
         if len(legal) == 1:
             return legal[0]
         if legal[0].kind is _PLAY:
-            if legal[-1].kind is not _PLAY:  # rollouts play on: no concession, no throw-in
+            if last is not _PLAY:  # rollouts play on: no concession, no throw-in
                 legal = [a for a in legal if a.kind is _PLAY]
-            if isinstance(world, PinochleGame):
-                if world.phase is _PLAY_PHASE and world.name == "pinochle-2":
-                    return stock_play(world, seat, legal)
-                return pinochle_play(world, seat, legal)
-            if isinstance(world, PitchBase) and world.trumps is not None:
-                return pitch_play(world, seat, legal)
-        if isinstance(world, PinochleGame) and world.phase is _MELD_PHASE:
+            play = self.plays.get(type(world))
+            if play is None:
+                play = self.plays[type(world)] = card_play_for(world)
+            chosen = play(world, seat, legal)
+            if chosen is not None:
+                return chosen
+        elif isinstance(world, PinochleGame) and world.phase is _MELD_PHASE:
             return two_hand_meld(world, legal)
         return self.basic.choose(world.view(seat), legal)
+
+
+CardPlay = Callable[[Any, int, list[Action]], Action | None]
+
+
+def card_play_for(world: Game) -> CardPlay:
+    """The fast card play for ``world``'s variant (None from it: ask ``basic``)."""
+    if isinstance(world, PinochleGame):
+        if world.name == "pinochle-2":
+            return _two_hand_play
+        return pinochle_play
+    if isinstance(world, PitchBase):
+        return _pitch_play_known
+    return lambda world, seat, legal: None
+
+
+def _two_hand_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
+    if world.phase is _PLAY_PHASE:
+        return stock_play(world, seat, legal)
+    return pinochle_play(world, seat, legal)
+
+
+def _pitch_play_known(world: PitchBase, seat: int, legal: list[Action]) -> Action | None:
+    """``pitch_play`` once trump is known (the pitch itself is ``basic``'s)."""
+    return pitch_play(world, seat, legal) if world.trumps is not None else None
 
 
 # ----- pinochle -----------------------------------------------------------------------------------
@@ -70,6 +101,23 @@ def _out(world: PinochleGame, seat: int, index: int) -> tuple[int, int]:
             strength = PIN_STRENGTH[cards[0]]
             top = max(top, strength)
     return top, count
+
+
+def _tops(world: PinochleGame, seat: int) -> list[int]:
+    """``_out``'s top strength for every suit at once."""
+    by_suit = world.by_suit
+    tops = [0, 0, 0, 0]
+    mine = seat * 4
+    for base in range(0, len(by_suit), 4):
+        if base == mine:
+            continue
+        for index in range(4):
+            cards = by_suit[base + index]
+            if cards:
+                strength = PIN_STRENGTH[cards[0]]
+                if strength > tops[index]:  # noqa: PLR1730  (max() is slower here)
+                    tops[index] = strength
+    return tops
 
 
 def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
@@ -116,7 +164,7 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
 def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
     trump = world.trump
     points = world.points
-    tops = [_out(world, seat, index)[0] for index in range(4)]
+    tops = _tops(world, seat)
     trumps = [c for c in cards if c.suit is trump]
     if trumps and trump is not None:
         trump_top, trump_count = _out(world, seat, SUIT_INDEX[trump])
@@ -186,17 +234,81 @@ def two_hand_meld(world: PinochleGame, legal: list[Action]) -> Action:
 
 
 # ----- pitch -----------------------------------------------------------------------------------
-class _PitchTrick:
-    """The current trick of a pitch world: led suit, the winning card and seat."""
+class _PitchSeat:
+    """One pitch seat's knowledge in a world: the trumps, the cards it cannot see (other hands and
+    the undealt cards together: it knows which cards are out, not which are dealt), and what each
+    card costs its side if lost."""
 
-    def __init__(self, world: PitchBase, trumps: Trumps) -> None:
-        power = trumps.power
-        trick = world.trick
-        self.led = trumps.suit_of(trick[0][1])
-        self.seat, self.card = trick[0]
-        for seat, card in trick[1:]:
-            if pitch_beats(card, self.card, power):
-                self.seat, self.card = seat, card
+    def __init__(self, world: PitchBase, seat: int, trumps: Trumps) -> None:
+        self.power = power = trumps.power
+        self.trumps = trumps
+        unseen = [c for other, hand in enumerate(world.hands) if other != seat for c in hand]
+        dealt_unseen = len(unseen)
+        unseen += getattr(world, "undealt", ())
+        self.unseen = unseen
+        self.unseen_trumps = [c for c in unseen if c in power]
+        # The chance that an unseen card is not in play (undealt), for the Low.
+        self.out_of_play = 1 - dealt_unseen / len(unseen) if unseen else 1.0
+        self.hand = world.hands[seat]
+        self.points = {Card(trumps.suit, Rank.JACK), *trumps.jokers}
+        if trumps.off_jack is not None:
+            self.points.add(trumps.off_jack)
+        three = Card(trumps.suit, Rank.THREE)
+        self.three = three if world.three_counts() else None
+
+    def top_unseen_trump(self) -> int:
+        power = self.power
+        return max((power[c] for c in self.unseen_trumps), default=0)
+
+    def boss(self, card: Card) -> bool:
+        """Whether no card out of sight can beat ``card`` (a plain card: none of its suit higher,
+        and no trump out)."""
+        power = self.power
+        if card in power:
+            return power[card] > self.top_unseen_trump()
+        if self.unseen_trumps:
+            return False
+        rank = STRENGTH[card.rank]
+        suit = card.suit
+        return not any(c.suit is suit and c not in power and STRENGTH[c.rank] > rank for c in self.unseen)
+
+    def low_chance(self, card: Card) -> float:
+        """The chance that ``card`` is the Low: no lower natural trump in play."""
+        power = self.power
+        if card not in power or card.is_joker:
+            return 0.0
+        mine = power[card]
+        if any(c in power and not c.is_joker and power[c] < mine for c in self.hand):
+            return 0.0
+        lower = sum(1 for c in self.unseen_trumps if not c.is_joker and power[c] < mine)
+        return float(self.out_of_play**lower)
+
+    def cost(self, card: Card) -> float:
+        """How much it hurts to lose ``card`` to the other side."""
+        cost = 0.0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
+        if card in self.power:
+            cost += 6 + 35 * self.low_chance(card)
+            if card in self.points:
+                cost += 30
+            if card is self.three:
+                cost += 60
+            if self.power[card] > self.top_unseen_trump():
+                cost += 15  # the top trump wins a trick later
+        return cost
+
+    def dump_value(self, card: Card) -> float:
+        """What ``card`` is worth given to the partner's safe trick."""
+        value = 0.0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
+        if card in self.points:
+            value += 30
+        if card is self.three:
+            value += 60
+        if card in self.power:
+            value += 35 * self.low_chance(card) - 8
+        return value
+
+    def rank(self, card: Card) -> int:
+        return _power(card, self.power)
 
 
 def pitch_beats(card: Card, best: Card, power: dict[Card, int]) -> bool:
@@ -210,93 +322,49 @@ def pitch_beats(card: Card, best: Card, power: dict[Card, int]) -> bool:
     return card.suit is best.suit and STRENGTH[card.rank] > STRENGTH[best.rank]
 
 
-def _pitch_can_beat(hand: list[Card], best: Card, led: Suit, trumps: Trumps) -> bool:
-    power = trumps.power
-    follows = any(c.suit is led and c not in power for c in hand) if led is not trumps.suit else False
-    for card in hand:
-        if follows and card not in power and card.suit is not led:
-            continue
-        if pitch_beats(card, best, power):
-            return True
-    return False
-
-
-def pitch_costs(world: PitchBase, trumps: Trumps) -> dict[Card, int]:
-    """What losing each card still in play costs its side: game value, and much more for the
-    Jack, the other point trumps, the Low (the lowest trump in play) and the top trump."""
-    power = trumps.power
-    in_play = [c for hand in world.hands for c in hand]
-    trumps_in_play = [c for c in in_play if c in power]
-    natural = [c for c in trumps_in_play if not c.is_joker]
-    low = min(natural, key=power.__getitem__) if natural else None
-    high = max(trumps_in_play, key=power.__getitem__) if trumps_in_play else None
-    costs: dict[Card, int] = {}
-    for card in in_play:
-        cost = 0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
-        if card in power:
-            cost += 6
-            if card.is_joker or card.rank is Rank.JACK:
-                cost += 30
-            if card is low:
-                cost += 35
-            if card is high:
-                cost += 15
-        costs[card] = cost
-    return costs
-
-
 def pitch_play(world: PitchBase, seat: int, legal: list[Action]) -> Action:
-    """Trick play with trump known, knowing the world's hands."""
+    """Trick play with trump known, from what ``seat`` could know (``basic``'s ideas, with the Low
+    weighed by its chance)."""
     trumps = world.trumps
     assert trumps is not None
     power = trumps.power
     cards = [action.cards[0] for action in legal]
-    costs = pitch_costs(world, trumps)
-    side_of = world.side_of
-    mine = side_of[seat]
+    me = _PitchSeat(world, seat, trumps)
     trick = world.trick
-    players = world.players
-    later = [(seat + k) % players for k in range(1, players - len(trick))]
-    opponents = [s for s in later if side_of[s] != mine]
-    hands = world.hands
     if not trick:
-        return _action(legal, _pitch_lead(world, seat, cards, trumps, costs))
-    now = _PitchTrick(world, trumps)
-    safe_now = not any(_pitch_can_beat(hands[o], now.card, now.led, trumps) for o in opponents)
-    if side_of[now.seat] == mine and safe_now:
-        return _action(
-            legal, max(cards, key=lambda c: (costs[c] - (40 if c in power else 0), -_power(c, power)))
-        )
-    winners = [c for c in cards if pitch_beats(c, now.card, power)]
-    safe = [c for c in winners if not any(_pitch_can_beat(hands[o], c, now.led, trumps) for o in opponents)]
-    at_stake = sum(costs.get(c, 0) for _, c in trick)
-    if safe and (at_stake > 0 or any(costs[c] >= 10 for c in safe) or not opponents):
-        return _action(
-            legal, min(safe, key=lambda c: (costs[c] if at_stake else -costs[c], _power(c, power)))
-        )
-    return _action(legal, min(cards, key=lambda c: (costs[c], _power(c, power))))
+        return _action(legal, _pitch_lead(me, cards))
+    best_seat, best = trick[0]
+    for other, card in trick[1:]:
+        if pitch_beats(card, best, power):
+            best_seat, best = other, card
+    last = len(trick) == world.players - 1
+    if world.side_of[best_seat] == world.side_of[seat] and (last or me.boss(best)):
+        return _action(legal, max(cards, key=lambda c: (me.dump_value(c), -me.rank(c))))
+    winners = [c for c in cards if pitch_beats(c, best, power)]
+    if winners and world.side_of[best_seat] != world.side_of[seat]:
+        sure = [c for c in winners if last or me.boss(c)]
+        at_stake = sum(me.cost(c) for _, c in trick)
+        if at_stake >= 10 or (sure and at_stake > 0) or last:
+            return _action(legal, min(sure or winners, key=lambda c: (me.cost(c), me.rank(c))))
+        cash = [c for c in sure if me.cost(c) >= 10]
+        if cash:
+            return _action(legal, cash[0])
+    return _action(legal, min(cards, key=lambda c: (me.cost(c), me.rank(c))))
 
 
-def _pitch_lead(
-    world: PitchBase, seat: int, cards: list[Card], trumps: Trumps, costs: dict[Card, int]
-) -> Card:
-    power = trumps.power
-    side_of = world.side_of
-    mine = side_of[seat]
-    opponents = [s for s in range(world.players) if side_of[s] != mine]
-    hands = world.hands
-    enemy_trumps = any(c in power for o in opponents for c in hands[o])
-    bosses = [
-        c
-        for c in cards
-        if not any(_pitch_can_beat(hands[o], c, trumps.suit_of(c), trumps) for o in opponents)
-    ]
-    boss_trumps = [c for c in bosses if c in power]
-    if boss_trumps and enemy_trumps:
-        return max(boss_trumps, key=power.__getitem__)  # draw their trumps with a sure winner
-    if bosses:
-        return max(bosses, key=lambda c: (c not in power, costs[c]))
-    return min(cards, key=lambda c: (costs[c], _power(c, power)))
+def _pitch_lead(me: _PitchSeat, cards: list[Card]) -> Card:
+    trumps = [c for c in cards if c in me.power]
+    if trumps and me.unseen_trumps:
+        top = max(trumps, key=me.power.__getitem__)
+        if me.boss(top):
+            return top  # a sure winner that draws the others' trumps
+    plain = [c for c in cards if c not in me.power]
+    if plain:
+        aces = [c for c in plain if c.rank is Rank.ACE]
+        if aces:
+            return aces[0]
+        return min(plain, key=lambda c: (me.cost(c), STRENGTH[c.rank]))
+    return min(cards, key=lambda c: (me.cost(c), me.rank(c)))
 
 
 def _power(card: Card, power: dict[Card, int]) -> int:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ai.hard.inference import sample_fitting
 from bot.ai.hard.rollout import DealResult, Policy, margin, play_out, trick_winner_of
-from bot.ai.hard.worlds import sample_world
 from bot.engine import Action, Game
 
 MIN_WORLDS = 4
@@ -91,7 +92,7 @@ def evaluate(
     policy: Policy,
     score: Evaluator,
     clock: Clock,
-    rng: random.Random,
+    sample: Callable[[], Game],
 ) -> list[Tally]:
     """Try every candidate in up to ``worlds`` sampled worlds (the same worlds for each, so their
     differences are not noise of the sampling) until the clock runs out; a candidate clearly worse
@@ -102,7 +103,7 @@ def evaluate(
     for done in range(worlds):
         if done and clock.expired():
             break
-        base = sample_world(game, seat, rng)
+        base = sample()
         for tally in active:
             if done and clock.expired():
                 break
@@ -177,8 +178,12 @@ class Context:
             policy=self.policy,
             score=self.score,
             clock=self.clock,
-            rng=self.rng,
+            sample=self.sample,
         )
+
+    def sample(self) -> Game:
+        """A world sampled for this seat, fitting the auction's calls (``inference``)."""
+        return sample_fitting(self.game, self.seat, self.view, self.rng, self.clock.expired)
 
 
 def best(tallies: list[Tally]) -> Tally:

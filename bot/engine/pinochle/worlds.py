@@ -17,6 +17,8 @@ from bot.engine.sampling import Place, deal_unseen, multiset_minus
 if TYPE_CHECKING:
     from bot.engine.pinochle.common import PinochleGame
     from bot.engine.pinochle.partnership import PartnershipBase
+    from bot.engine.pinochle.three import ThreeHand
+    from bot.engine.pinochle.two import TwoHand
 
 
 def strict_reveals(
@@ -168,3 +170,146 @@ def redo_passes(game: PartnershipBase, seat: int, rng: random.Random) -> None:
         chosen = sorted(rng.sample(holding, count), key=SORT_KEY.__getitem__)
         game.gave[giver] = chosen
         game.received[taker] = chosen[:]
+
+
+def deal_plays(game: PinochleGame) -> list[list[tuple[int, Card]]]:
+    """The deal's tricks so far, the one under way last (if begun)."""
+    out = [plays for plays, _ in game.tricks]
+    if game.trick:
+        out.append(game.trick)
+    return out
+
+
+def redeal_two_hand(game: TwoHand, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for two-hand pinochle: the other hand and the stock (in the playoff
+    the other hand is every card not yet seen, so nothing changes). What the other seat holds for
+    sure: the turned card it took by exchanging a dix (unless played or laid since); when it is
+    choosing its meld, a hand that can meld something."""
+    other = 1 - seat
+    if game.phase is Phase.PLAYOFF:
+        game.drew = [None, None]  # not shown in the playoff (the last draw is past)
+        return
+    played = [card for plays in deal_plays(game) for who, card in plays if who == other]
+    known = Counter(game.took_turned[other]) - Counter(played) - Counter(card for card, _ in game.laid[other])
+    check = None
+    if game.phase is Phase.MELD and game.turn == other:
+
+        def check(cards: list[Card]) -> bool:
+            saved = game.hands[other]
+            game.hands[other] = cards
+            try:
+                return bool(game.meld_options(other))
+            finally:
+                game.hands[other] = saved
+
+    hand = game.hands[other]
+    places = [Place(len(hand), list(known.elements()), check=check), Place(len(game.stock))]
+    pool = multiset_minus(hand + game.stock, places[0].known)
+    dealt_hand, stock = deal_unseen(pool, places, rng)
+    game.hands[other] = sorted(dealt_hand, key=SORT_KEY.__getitem__)
+    rng.shuffle(stock)
+    game.stock = stock
+    if game.drew[other] is not None:
+        game.drew[other] = game.hands[other][rng.randrange(len(game.hands[other]))]
+    if game.phase is Phase.MELD and game.turn == other:
+        game.meld_opts = game.meld_options(other)
+
+
+def redeal_three_hand(game: ThreeHand, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for three-hand pinochle: the other hands, the widow until it is
+    shown, and (for any seat but the bidder) the cards the bidder buried. The bidder's hand with
+    its buried and played cards back melds exactly the meld it showed, holds the widow, and some
+    cards outside that meld were buried so that what it kept melds as shown."""
+    players = game.players
+    played: list[list[Card]] = [[] for _ in range(players)]
+    forbidden: list[set[Card]] = [set() for _ in range(players)]
+    strict_reveals(game, deal_plays(game), played, forbidden)
+    bidder = game.bidder if game.widow_shown else None
+    burials: dict[tuple[Card, ...], list[Card]] = {}
+    places: list[Place] = []
+    owners: list[int] = []
+    pool: list[Card] = []
+    for other in range(players):
+        if other == seat:
+            continue
+        hand = game.hands[other]
+        if other != bidder:
+            places.append(Place(len(hand), forbidden=forbidden[other]))
+            pool.extend(hand)
+        else:
+            known = Counter(game.widow) if game.meld is None else at_least(game.widow, game.meld.used_cards())
+            known -= Counter(played[other])
+            check = burial_check(game, played[other], forbidden[other], burials, rng)
+            places.append(Place(len(hand) + len(game.buried), list(known.elements()), check=check))
+            pool.extend(hand + game.buried)
+        owners.append(other)
+    if not game.widow_shown:
+        places.append(Place(len(game.widow)))
+        owners.append(-1)
+        pool.extend(game.widow)
+    for place in places:
+        pool = multiset_minus(pool, place.known)
+    dealt = deal_unseen(pool, places, rng)
+    for other, cards in zip(owners, dealt, strict=True):
+        if other < 0:
+            game.widow = sorted(cards, key=SORT_KEY.__getitem__)
+            continue
+        if other == bidder:
+            buried = burials[tuple(cards)]
+            game.buried = sorted(buried, key=SORT_KEY.__getitem__)
+            cards = multiset_minus(cards, buried)
+        game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
+    if game.phase is Phase.PLAY:
+        game.start_strict_play()
+
+
+def burial_check(
+    game: ThreeHand,
+    played: list[Card],
+    forbidden: set[Card],
+    burials: dict[tuple[Card, ...], list[Card]],
+    rng: random.Random,
+) -> Callable[[list[Card]], bool]:
+    """The test of the bidder's cards (hand and buried together, ``seat`` not being the bidder):
+    with its played cards they meld what it showed when naming trump, and a burial of as many
+    cards as it buried exists — none that the shown meld uses while spare cards were left, every
+    card of a revealed void — after which its hand keeps its meld total (or, if the meld shown now
+    is what it kept, melds exactly that). The burial found is kept in ``burials``."""
+    shown = game.meld
+    count = len(game.buried)
+    trump = game.trump
+    table = game.meld_table
+
+    def check(cards: list[Card]) -> bool:
+        if shown is None or trump is None:
+            burials[tuple(cards)] = []
+            return True
+        full = cards + played
+        first = count_meld(full, trump, table)
+        kept_as_shown = first != shown  # the meld was shown again after burying
+        if kept_as_shown and game.phase is not Phase.PLAY:
+            return False
+        if not count:
+            burials[tuple(cards)] = []
+            return not kept_as_shown
+        forced = [card for card in cards if card in forbidden]
+        if len(forced) > count:
+            return False
+        spare = multiset_minus(multiset_minus(cards, first.used_cards()), forced)
+        if len(spare) < count - len(forced):
+            spare = multiset_minus(cards, forced)
+        for _ in range(30):
+            buried = forced + rng.sample(spare, count - len(forced))
+            kept = multiset_minus(full, buried)
+            if game.phase is not Phase.PLAY:
+                ok = True
+            elif kept_as_shown:
+                ok = meld_total(kept, trump, table) == shown.total and count_meld(kept, trump, table) == shown
+            else:
+                ok = meld_total(kept, trump, table) == first.total
+            if ok:
+                burials[tuple(cards)] = buried
+                return True
+        return False
+
+    return check
