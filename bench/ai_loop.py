@@ -57,7 +57,7 @@ class TimedThinker(Thinker):
     def __init__(self, *, in_thread: bool, level: str, workers: int | None, niceness: int) -> None:
         super().__init__(workers=workers, pooled=() if in_thread else {level}, niceness=niceness)
         self.in_thread = in_thread
-        self.times: list[float] = []
+        self.times: list[tuple[float, float]] = []  # (when it was asked, how long it took)
 
     def uses_pool(self, level: str, player: Player) -> bool:
         return not self.in_thread and super().uses_pool(level, player)
@@ -65,7 +65,7 @@ class TimedThinker(Thinker):
     async def decide(self, player: Player, game: Game, seat: int, **kw: Any) -> Action:
         start = time.perf_counter()
         action = await super().decide(player, game, seat, **kw)
-        self.times.append(time.perf_counter() - start)
+        self.times.append((start, time.perf_counter() - start))
         return action
 
 
@@ -100,20 +100,18 @@ async def run(mode: str, args: argparse.Namespace) -> dict[str, Any]:
         count = 0 if mode == "idle" else args.tables
         tables = [await computer_table(manager, n, args.variant, args.level) for n in range(1, count + 1)]
         games = len(tables)
-        decisions_at_warmup = 0
         while (now := time.perf_counter()) < started + args.warmup + args.seconds:
             expected = now + PROBE_INTERVAL
             await asyncio.sleep(PROBE_INTERVAL)
             late = time.perf_counter() - expected
             if expected >= measuring_from:
-                if not lags:
-                    decisions_at_warmup = len(thinker.times)
                 lags.append(late)
             for index, table in enumerate(tables):
                 if table.status == "ended":  # a finished game: the next one at the same table
                     tables[index] = await computer_table(manager, table.channel_id, args.variant, args.level)
                     games += 1
-        measured = thinker.times[decisions_at_warmup:]
+        # Decisions asked after the warm-up (the first ones also wait for the workers to start).
+        measured = [took for asked, took in thinker.times if asked >= measuring_from]
         await manager.shutdown()
         await store.close()
     return {
