@@ -16,10 +16,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bot.ai import levels
+from bot.ai.hard import Advice
 from bot.engine import ALL_CARDS, Game
 from bot.errors import Refusal
 from bot.store import League
-from bot.thinking import HINT_LEVEL, Hint
+from bot.thinking import HINT_LEVEL
 
 if TYPE_CHECKING:
     from bot.tables import Table, TableManager
@@ -39,7 +40,7 @@ class Hints:
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager
         self._thinking: set[tuple[int, int]] = set()  # (table id, user id) with a hint under way
-        self._last: dict[tuple[int, int], tuple[int, Hint]] = {}  # (table id, seat) -> (version, hint)
+        self._last: dict[tuple[int, int], tuple[int, Advice]] = {}  # (table id, seat) -> (version, hint)
 
     async def set_enabled(self, table: Table, user_id: int, enabled: bool) -> None:
         """The host turns hints on or off while the table is a lobby (everyone sits down knowing)."""
@@ -53,7 +54,7 @@ class Hints:
             table.hints = enabled
         self.manager.publisher.table_changed(table)
 
-    async def hint(self, table: Table, user_id: int) -> Hint:
+    async def hint(self, table: Table, user_id: int) -> Advice:
         """What ``hard`` would do for this person now; ``HintRefused`` (or ``TableError``) says why not."""
         manager = self.manager
         async with table.lock:
@@ -90,7 +91,7 @@ class Hints:
             raise HintRefused("I could not work out a hint this time. Nothing was changed.") from None
         finally:
             self._thinking.discard(key)
-        hint = Hint(hint.action, safe_reason(hint, snapshot, seat))
+        hint = Advice(hint.action, safe_reason(hint, snapshot, seat))
         self._last[(table.id, seat)] = (version, hint)
         return hint
 
@@ -110,7 +111,7 @@ def counts_for(league: League | None, family: str, now: float | None = None) -> 
     return in_time and league.family in (None, family)
 
 
-def safe_reason(hint: Hint, game: Game, seat: int) -> str:
+def safe_reason(hint: Advice, game: Game, seat: int) -> str:
     """The hint's one line, or just its action if the line names a card the seat cannot see in
     another seat's hand (the search works from the seat's view, so this is a safety net)."""
     reason = " ".join(hint.reason.split())[:MAX_REASON]

@@ -24,10 +24,10 @@ import os
 import threading
 from collections.abc import Collection
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from typing import Any
 
 from bot.ai import Player, decide, make_player
+from bot.ai.hard import Advice
 from bot.engine import Action, Game, parse_action
 
 log = logging.getLogger(__name__)
@@ -38,14 +38,6 @@ HINT_LEVEL = "hard"
 GIVE_UP_SECONDS = 15.0
 SHUTDOWN_WAIT = 3.0
 WORKER_NICENESS = 5  # workers yield the CPU to the bot's own process (the event loop) when both want it
-
-
-@dataclass(frozen=True)
-class Hint:
-    """What the hint level would do now, and why in one line (its ``Advice`` as plain text)."""
-
-    action: Action
-    reason: str
 
 
 def default_workers() -> int:
@@ -139,11 +131,11 @@ class Thinker:
             fallback = make_player(family, FALLBACK_LEVEL, seed)
             return await asyncio.to_thread(decide, fallback, game, seat)
 
-    async def advise(self, game: Game, seat: int, *, family: str, seed: int) -> Hint:
+    async def advise(self, game: Game, seat: int, *, family: str, seed: int) -> Advice:
         """What the hint level would do for ``seat`` now and why, from the pool. Raises what the
         search raised (the caller answers the person); a broken pool is made again once."""
         action, reason = await self._in_pool(advise_in_worker, game.to_json(), seat, family, seed)
-        return Hint(parse_action(action), reason)
+        return Advice(parse_action(action), reason)
 
     async def _in_pool(self, work: Any, *args: Any) -> Any:
         for attempt in (1, 2):
@@ -185,7 +177,8 @@ class Thinker:
         """Forget a broken (or stuck) pool and end its workers; the next decision starts a new one."""
         if self._pool is pool:
             self._pool = None
-        self._retired.append(pool)
+        if pool not in self._retired:  # several decisions in flight may each find it broken
+            self._retired.append(pool)
         _kill_workers(pool)  # a broken pool's workers are of no use, and a stuck one never ends
         pool.shutdown(wait=False, cancel_futures=True)
 

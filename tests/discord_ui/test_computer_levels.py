@@ -50,7 +50,7 @@ async def test_the_lobby_offers_easy_and_the_command_adds_a_named_computer(world
     await alice.slash(channel, "table new", game="pitch")
     lobby = channel.last_message
     labels = lobby_labels(lobby)
-    assert "Add computer (easy)" in labels
+    assert "Add computer (easy)" in labels and "Add computer (hard)" in labels
     assert not any("random" in label or "basic" in label for label in labels)
     result = await alice.slash(channel, "table add-computer", level="basic")
     assert result.ephemeral and result.response.content == "A computer player (easy) sits in seat 2."
@@ -60,6 +60,11 @@ async def test_the_lobby_offers_easy_and_the_command_adds_a_named_computer(world
     assert "Computer 2 (easy)" in shown.embeds[0].fields[0].value
     await alice.click(shown, label="Add computer (easy)")
     assert table.names()[2] == "Computer 3 (easy)"
+    result = await alice.click(message_by_id(channel, table.message_id), label="Add computer (hard)")
+    assert result.response.content == "A computer player (hard) sits in seat 4."
+    assert table.names()[3] == "Computer 4 (hard)" and table.seats[3].level == "hard"
+    result = await alice.slash(channel, "table add-computer", level="hard")
+    assert result.ephemeral and "full" in result.response.content
 
 
 async def test_the_level_choices_are_easy_and_hard_only(world: Any) -> None:

@@ -12,8 +12,8 @@ import discord
 import pytest
 
 from bot import hints as hints_module
+from bot.ai.hard import Advice
 from bot.engine import Game
-from bot.thinking import Hint
 from tests.discord_ui.helpers import message_by_id, table_of
 
 
@@ -24,10 +24,10 @@ def advised(monkeypatch: pytest.MonkeyPatch, world: Any) -> list[tuple[int, int]
     calls: list[tuple[int, int]] = []
     reasons: dict[str, str] = {}
 
-    async def advise(game: Game, seat: int, *, family: str, seed: int) -> Hint:
+    async def advise(game: Game, seat: int, *, family: str, seed: int) -> Advice:
         calls.append((seat, seed))
         action = game.legal_actions(seat)[0]
-        return Hint(action, reasons.get("next", f"{action} — the stand-in's reason"))
+        return Advice(action, reasons.get("next", f"{action} — the stand-in's reason"))
 
     monkeypatch.setattr(env.bot.tables.thinker, "advise", advise)
     monkeypatch.setattr(hints_module, "levels", lambda family: ["random", "basic", "hard"])
