@@ -80,8 +80,13 @@ class HardPlayer:
         return self.think(game, seat, legal).action
 
     def advise(self, game: Game, seat: int) -> Advice:
-        """What this player would do for ``seat`` now, with a one-line reason (for hints)."""
+        """What this player would do for ``seat`` now, with a one-line reason (for hints). Raises
+        ``ValueError`` when the seat has nothing to do (not its turn, and declaring out, which a
+        seat may do out of turn, would not win)."""
         legal = game.legal_actions(seat)
+        if seat not in game.to_act:
+            declare = [a for a in legal if a.kind is Kind.DECLARE_OUT]
+            legal = declare if declare and declaring_wins(game, seat, declare[0], self.seed) else []
         if not legal:
             raise ValueError(f"seat {seat + 1} has nothing to do now")
         return self.think(game, seat, legal)
@@ -110,7 +115,7 @@ class HardPlayer:
         view = game.view(seat)
         rng = random.Random(f"{self.seed}/{zlib.crc32(repr(view).encode())}")
         declare = [a for a in legal if a.kind is Kind.DECLARE_OUT]
-        if declare and declaring_wins(game, seat, rng):
+        if declare and declaring_wins(game, seat, declare[0], self.seed):
             return Advice(declare[0], "declare out — your side's total reaches the target now")
         options = [a for a in legal if a.kind is not Kind.DECLARE_OUT] or legal
         if len(options) == 1:
@@ -137,10 +142,11 @@ class HardPlayer:
         return Advice(chosen.action, play_reason(chosen, tallies, view))
 
 
-def declaring_wins(game: Game, seat: int, rng: random.Random) -> bool:
-    """Whether declaring out now wins (what decides it is public: scores and counters taken)."""
-    world = sample_world(game, seat, rng)
-    world.apply(seat, Action(Kind.DECLARE_OUT))
+def declaring_wins(game: Game, seat: int, declare: Action, seed: int) -> bool:
+    """Whether declaring out now wins (what decides it is public: scores, meld, counters taken;
+    so any sampled world tells)."""
+    world = sample_world(game, seat, random.Random(seed))
+    world.apply(seat, declare)
     return world.outcome is not None and game.side_of[seat] in world.outcome.winning_sides
 
 
