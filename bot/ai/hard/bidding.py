@@ -47,7 +47,7 @@ def choose_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
         candidates = passes + bids[:SHORT_LADDER]
         if len(candidates) == 1:
             return candidates[0], f"{describe(candidates[0])} — the only sensible call"
-        tallies = ctx.search(candidates)
+        tallies = ctx.search(candidates, policy=PartnersPass(ctx.policy, partners(ctx.game, ctx.seat)))
         chosen = best(tallies)
         return chosen.action, bid_reason(chosen, tallies)
     return ladder_bid(ctx, bids, passes[0])
@@ -57,6 +57,7 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     """A long ladder: declarer rollouts against pass rollouts in the same worlds."""
     contracts: list[Contract] = []
     passing: list[float] = []
+    quiet = PartnersPass(ctx.policy, partners(ctx.game, ctx.seat))
     lowest = bids[0]
     for done in range(ctx.samples):
         if done and ctx.clock.expired():
@@ -69,7 +70,7 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
             contracts.append(as_declarer)
         declined = world.copy()
         declined.apply(ctx.seat, pass_action)
-        passing.append(margin(play_out(declined, ctx.policy).changes, ctx.side))
+        passing.append(margin(play_out(declined, quiet).changes, ctx.side))
     if not contracts:
         return pass_action, "pass — no sampled deal let this hand take the contract"
     pass_value = mean(passing)
@@ -93,6 +94,26 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
         f"{describe(chosen)} — made {made:.0%} of {len(contracts)} sampled deals,"
         f" {values[chosen]:+.0f} a deal against {pass_value:+.0f} for passing (would go to {top.amount})"
     )
+
+
+class PartnersPass:
+    """The fast policy, but the seat's partners pass in the rest of the auction: the seat does not
+    count on a partner to bid for it (a partner who searches reasons the same way and would pass
+    too), so it bids whenever its own contract beats leaving the auction to the others."""
+
+    def __init__(self, policy: Policy, quiet: frozenset[int]) -> None:
+        self.policy = policy
+        self.quiet = quiet
+
+    def __call__(self, world: Game, seat: int, legal: list[Action]) -> Action:
+        if seat in self.quiet and legal[0].kind is Kind.PASS and len(legal) > 1 and legal[1].kind is Kind.BID:
+            return legal[0]
+        return self.policy(world, seat, legal)
+
+
+def partners(game: Game, seat: int) -> frozenset[int]:
+    side = game.side_of[seat]
+    return frozenset(s for s in game.sides[side] if s != seat)
 
 
 def force_contract(world: Game, seat: int, bid: Action, policy: Policy) -> Contract | None:

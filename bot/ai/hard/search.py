@@ -168,14 +168,17 @@ class Context:
         """Worlds to sample for ``candidates`` candidates within the caps (at least ``MIN_WORLDS``)."""
         return max(MIN_WORLDS, min(self.samples, self.rollouts // max(1, candidates)))
 
-    def search(self, candidates: list[Action], worlds: int | None = None) -> list[Tally]:
-        """Every candidate tried in the same sampled worlds."""
+    def search(
+        self, candidates: list[Action], worlds: int | None = None, policy: Policy | None = None
+    ) -> list[Tally]:
+        """Every candidate tried in the same sampled worlds (played out by ``policy``, by default
+        the fast policy)."""
         return evaluate(
             self.game,
             self.seat,
             candidates,
             worlds=worlds or self.worlds_for(len(candidates)),
-            policy=self.policy,
+            policy=policy or self.policy,
             score=self.score,
             clock=self.clock,
             sample=self.sample,
