@@ -60,11 +60,11 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     quiet = PartnersPass(ctx.policy, partners(ctx.game, ctx.seat))
     lowest = bids[0]
     for done in range(ctx.samples):
-        if done and ctx.clock.expired():
+        if ctx.clock.expired() and done:
             break
         world = ctx.sample()
         as_declarer = force_contract(world.copy(), ctx.seat, lowest, ctx.policy)
-        if done and ctx.clock.expired():
+        if ctx.clock.expired() and done:
             break
         if as_declarer is not None:
             contracts.append(as_declarer)
