@@ -8,8 +8,8 @@ measured by playing sampled worlds out with this seat taking the contract, which
 bid, the chance of making it and the deal margin it would bring; passing is measured by playing the
 same worlds out with this seat passing. The seat bids while some bid beats passing, jumping straight
 to the highest bid it makes almost always (no one-step raise wars), and keeps to what it would
-play: ``max_bid``. A partner's bid is respected because passing then leaves the partner's contract,
-which the pass rollouts play out.
+play. A partner's bid is respected because passing then leaves the partner's contract, which the
+pass rollouts play out; the partner is not counted on to bid for the seat (``PartnersPass``).
 """
 
 from __future__ import annotations
@@ -36,15 +36,16 @@ class Contract:
 
     taken: int
     others: float
-    chips: bool
 
 
 def choose_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
     """The bid (or pass) for ``ctx.seat`` now, and why."""
     bids = sorted((a for a in options if a.kind is Kind.BID), key=lambda a: a.amount or 0)
     passes = [a for a in options if a.kind is Kind.PASS]
-    if len(bids) <= SHORT_LADDER or not passes:
-        candidates = passes + bids[:SHORT_LADDER]
+    # Conceding (three-hand's forced bid) is weighed like a call; telling meld changes no deal.
+    others = [a for a in options if a.kind not in (Kind.BID, Kind.PASS, Kind.TELL_MELD)]
+    if len(bids) <= SHORT_LADDER or not passes or others:
+        candidates = passes + bids[:SHORT_LADDER] + others
         if len(candidates) == 1:
             return candidates[0], f"{describe(candidates[0])} — the only sensible call"
         tallies = ctx.search(candidates, policy=PartnersPass(ctx.policy, partners(ctx.game, ctx.seat)))
@@ -156,12 +157,12 @@ def contract_of(result: DealResult, side: int) -> Contract | None:
     others = [change for s, change in enumerate(changes) if s != side]
     other = mean(others) if others else 0.0
     if "chips" in summary:  # three-hand: the bidder's meld and counters
-        return Contract(int(summary["meld"] or 0) + int(summary["counters"] or 0), 0.0, True)
+        return Contract(int(summary["meld"] or 0) + int(summary["counters"] or 0), 0.0)
     meld = summary.get("meld") or [0] * len(changes)
     counted = summary.get("counted") or summary.get("counters") or [0] * len(changes)
     won = summary.get("tricks_won") or [1] * len(changes)
     taken = (meld[side] if won[side] else 0) + counted[side]
-    return Contract(int(taken), other, False)
+    return Contract(int(taken), other)
 
 
 def share_made(contracts: list[Contract], amount: int) -> float:
