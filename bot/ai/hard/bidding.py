@@ -20,7 +20,7 @@ from statistics import mean
 from bot.ai.hard.reasons import bid_reason, describe
 from bot.ai.hard.rollout import DealResult, Policy, margin, play_out
 from bot.ai.hard.search import Context, best
-from bot.engine import Action, Game, Kind
+from bot.engine import Action, Game, Kind, Rank, Suit
 
 SHORT_LADDER = 6
 """A ladder this short is tried bid by bid."""
@@ -56,7 +56,7 @@ def choose_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
 
 def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[Action, str]:
     """A long ladder: declarer rollouts against pass rollouts in the same worlds."""
-    contracts: list[Contract] = []
+    by_suit: dict[Suit | None, list[Contract]] = {}
     passing: list[float] = []
     quiet = PartnersPass(ctx.policy, partners(ctx.game, ctx.seat))
     lowest = bids[0]
@@ -64,16 +64,19 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
         if ctx.clock.expired() and done:
             break
         world = ctx.sample()
-        as_declarer = force_contract(world.copy(), ctx.seat, lowest, ctx.policy)
+        declaring = world.copy()
+        if take_contract(declaring, ctx.seat, lowest):
+            for suit, contract in declarer_results(declaring, ctx.seat, ctx.policy).items():
+                by_suit.setdefault(suit, []).append(contract)
         if ctx.clock.expired() and done:
             break
-        if as_declarer is not None:
-            contracts.append(as_declarer)
         declined = world.copy()
         declined.apply(ctx.seat, pass_action)
         passing.append(margin(play_out(declined, quiet).changes, ctx.side))
-    if not contracts:
+    if not by_suit:
         return pass_action, "pass — no sampled deal let this hand take the contract"
+    # The trump the seat would name: the best on average over the worlds (not world by world).
+    contracts = max(by_suit.values(), key=lambda found: (len(found), mean(c.taken - c.others for c in found)))
     pass_value = mean(passing)
     chips = ctx.view.get("chip_table")
     values = {bid: contract_value(contracts, bid.amount or 0, chips) for bid in bids}
@@ -117,9 +120,9 @@ def partners(game: Game, seat: int) -> frozenset[int]:
     return frozenset(s for s in game.sides[side] if s != seat)
 
 
-def force_contract(world: Game, seat: int, bid: Action, policy: Policy) -> Contract | None:
-    """Play ``world`` out with ``seat`` bidding ``bid`` (the lowest it may) and everyone else
-    passing, so that it takes the contract; None if it cannot."""
+def take_contract(world: Game, seat: int, bid: Action) -> bool:
+    """Drive ``world``'s auction so that ``seat`` takes the contract at ``bid`` (the lowest it may)
+    with everyone else passing; whether it holds it and the deal goes on."""
     side = world.side_of[seat]
     deal = world.deal_no
     for _ in range(CONTRACT_STEPS):
@@ -135,12 +138,48 @@ def force_contract(world: Game, seat: int, bid: Action, policy: Policy) -> Contr
             action = next((a for a in legal if a.kind is Kind.PASS), min_bid(legal))
         world.apply(actor, action)
     bidder = getattr(world, "bidder", None)
-    if bidder is None or world.side_of[bidder] != side:
-        return None
-    if world.outcome is not None or world.deal_no != deal:
-        return None  # the hand was given up at once (e.g. no marriage to name trump)
-    result = play_out(world, policy)
-    return contract_of(result, side)
+    # A hand given up at once (e.g. no marriage to name trump) is not a contract to weigh.
+    return (
+        bidder is not None
+        and world.side_of[bidder] == side
+        and world.outcome is None
+        and world.deal_no == deal
+    )
+
+
+TRUMPS_TRIED = 2
+"""Trump suits the declarer rollouts try (the longest in the hand)."""
+
+
+def declarer_results(world: Game, seat: int, policy: Policy) -> dict[Suit | None, Contract]:
+    """Play a contract ``seat`` holds out once per likely trump suit (the rollouts would name one
+    by the fast policy; the seat itself names the best): what its side took with each."""
+    side = world.side_of[seat]
+    deal = world.deal_no
+    for _ in range(CONTRACT_STEPS):  # the widow, an ask or a pass may come before trump
+        if world.outcome is not None or world.deal_no != deal or not world.to_act:
+            return {}
+        actor = world.to_act[0]
+        legal = world.legal_actions(actor)
+        if actor == seat and legal[0].kind is Kind.TRUMP:
+            break
+        if legal[0].kind is Kind.PLAY:
+            contract = contract_of(play_out(world, policy), side)
+            return {None: contract} if contract is not None else {}
+        world.apply(actor, policy(world, actor, legal))
+    else:
+        return {}
+    hand = world.hand(seat)
+    suits = [a for a in legal if a.kind is Kind.TRUMP and a.suit is not None]
+    suits.sort(key=lambda a: -sum(2 + (c.rank is Rank.ACE) for c in hand if c.suit is a.suit))
+    out: dict[Suit | None, Contract] = {}
+    for action in suits[:TRUMPS_TRIED]:
+        branch = world.copy()
+        branch.apply(seat, action)
+        contract = contract_of(play_out(branch, policy), side)
+        if contract is not None:
+            out[action.suit] = contract
+    return out
 
 
 def min_bid(legal: list[Action]) -> Action:
