@@ -21,7 +21,7 @@ from bot.ai.hard.reasons import describe, play_reason
 from bot.ai.hard.search import Clock, Context, Evaluator, best
 from bot.ai.hard.similar import distinct_plays
 from bot.ai.hard.worlds import sample_world
-from bot.engine import Action, Game, Kind
+from bot.engine import Action, EngineError, Game, Kind
 
 DEFAULT_BUDGET = 1.0
 """Seconds a decision may take (never more than 10% over)."""
@@ -41,7 +41,13 @@ class Advice:
 
 
 class HardPlayer:
-    """Searches sampled worlds for every decision; deterministic given its seed."""
+    """Searches sampled worlds for every decision.
+
+    ``budget``: seconds per decision (the search stops in time to keep it); ``samples``: sampled
+    worlds per candidate at most; ``rollouts``: rollouts per decision at most (``CAPS`` by family
+    when not given). A decision is deterministic given the seed and the seat's view (its random
+    source is seeded from both), as long as the budget does not cut the search short.
+    """
 
     def __init__(
         self,
@@ -105,6 +111,11 @@ class HardPlayer:
         gc.disable()
         try:
             return self.search_now(game, seat, legal)
+        except EngineError:
+            # The engine found no world fitting what the seat saw (an engine fault): play on as
+            # basic would rather than stop the table.
+            action = self.choose(game.view(seat), legal) if len(legal) > 1 else legal[0]
+            return Advice(action, f"{describe(action)} — a rule of thumb (no deals could be sampled here)")
         finally:
             if collecting:
                 gc.enable()
