@@ -25,7 +25,7 @@ from bot.engine import Action, EngineError, Game, Kind
 
 DEFAULT_BUDGET = 1.0
 """Seconds a decision may take (never more than 10% over)."""
-CAPS: dict[str, tuple[int, int]] = {"pitch": (48, 400), "pinochle": (16, 120), "double-deck": (12, 100)}
+CAPS: dict[str, tuple[int, int]] = {"pitch": (48, 400), "pinochle": (24, 180), "double-deck": (12, 100)}
 """Per family: sampled worlds per candidate at most, and rollouts per decision at most (fewer
 worlds per candidate when there are many candidates). Pitch deals are six tricks: cheap to play out,
 so pitch samples more."""
