@@ -10,7 +10,7 @@ import pytest
 
 from bot.ai import decide, levels, make_player
 from bot.ai.hard import Advice, HardPlayer
-from bot.engine import Action, Game, Kind, new_game, parse_cards
+from bot.engine import Action, Card, Game, Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
 from tests.engine.pinochle.helpers import rig_hands
 
@@ -226,3 +226,23 @@ def test_advice_out_of_turn_is_only_a_winning_declare_out() -> None:
     advice = quick(1).advise(game, waiting)
     assert advice.action.kind is Kind.DECLARE_OUT
     assert "target" in advice.reason
+
+
+def test_pitch_keeps_the_low_off_the_opponents_trick() -> None:
+    def deal(seat1: str, seat0: str) -> list[Card]:
+        """A pitch pack whose deal (dealer 0: seat 1 gets the first packet) gives these hands."""
+        ones, zeros = parse_cards(seat1), parse_cards(seat0)
+        top = ones[:3] + zeros[:3] + ones[3:] + zeros[3:]  # dealt first to last, off the end
+        rest = [c for c in new_game("pitch", players=2, seed=1).pack() if c not in top]
+        return rest + top[::-1]
+
+    pack = deal("AH KS QS JS 10S 9S", "2H 9H 3C 4C 5D 6D")
+    game = new_game("pitch", players=2, seed=1, decks=[pack], dealer=0)
+    assert sorted(game.hand(0), key=lambda c: c.id) == sorted(
+        parse_cards("2H 9H 3C 4C 5D 6D"), key=lambda c: c.id
+    )
+    game.apply(1, "bid 2")
+    game.apply(0, "pass")
+    game.apply(1, "play AH")  # hearts are trump; the ace will take whatever seat 0 plays
+    action = quick(3, samples=12, rollouts=60).choose_for(game, 0, game.legal_actions(0))
+    assert action.cards == tuple(parse_cards("9H"))  # the 2 is the Low: never give it away
