@@ -25,10 +25,15 @@ from bot.engine import Action, EngineError, Game, Kind
 
 DEFAULT_BUDGET = 1.0
 """Seconds a decision may take (never more than 10% over)."""
-CAPS: dict[str, tuple[int, int]] = {"pitch": (48, 400), "pinochle": (24, 180), "double-deck": (12, 100)}
-"""Per family: sampled worlds per candidate at most, and rollouts per decision at most (fewer
-worlds per candidate when there are many candidates). Pitch deals are six tricks: cheap to play out,
-so pitch samples more."""
+CAPS: dict[str, tuple[int, int]] = {
+    "pitch": (48, 400),
+    "pinochle": (24, 180),
+    "pinochle-3": (12, 80),
+    "double-deck": (12, 100),
+}
+"""Per variant, else per family: sampled worlds per candidate at most, and rollouts per decision at
+most (fewer worlds per candidate when there are many candidates). Pitch deals are six tricks,
+cheap to play out, so pitch samples more; three-hand deals are long and a session has many."""
 DEFAULT_CAPS = (16, 120)
 
 
@@ -58,10 +63,7 @@ class HardPlayer:
         rollouts: int | None = None,
         family: str | None = None,
     ) -> None:
-        caps = CAPS.get(family or "", DEFAULT_CAPS)
-        samples = caps[0] if samples is None else samples
-        rollouts = caps[1] if rollouts is None else rollouts
-        if budget <= 0 or samples < 1 or rollouts < 1:
+        if budget <= 0 or (samples is not None and samples < 1) or (rollouts is not None and rollouts < 1):
             raise ValueError("budget must be positive and samples and rollouts at least 1")
         self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
         self.budget = budget
@@ -98,6 +100,12 @@ class HardPlayer:
         return self.think(game, seat, legal)
 
     # ----- deciding ------------------------------------------------------------------------
+    def caps(self, game: Game) -> tuple[int, int]:
+        """Worlds per candidate and rollouts per decision at most for ``game`` (``CAPS`` unless
+        given to the constructor)."""
+        default = CAPS.get(game.name) or CAPS.get(game.family, DEFAULT_CAPS)
+        return (self.samples or default[0], self.rollouts or default[1])
+
     def policy(self, family: str) -> RolloutPolicy:
         found = self._policies.get(family)
         if found is None:
@@ -142,8 +150,7 @@ class HardPlayer:
             Evaluator(game, seat, win_value(view)),
             clock,
             rng,
-            self.samples,
-            self.rollouts,
+            *self.caps(game),
         )
         if any(a.kind is Kind.BID for a in candidates):
             action, reason = choose_bid(ctx, candidates)
