@@ -10,7 +10,7 @@ import pytest
 
 from bot.ai import decide, levels, make_player
 from bot.ai.hard import Advice, HardPlayer
-from bot.engine import Action, Game, Kind, new_game, parse_cards
+from bot.engine import Action, Card, Game, Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
 from tests.engine.pinochle.helpers import rig_hands
 
@@ -22,6 +22,8 @@ VARIANTS: list[tuple[str, int | None, dict[str, Any]]] = [
     ("double-deck", None, {"match": "deal"}),
     ("pitch", 4, {}),
     ("pitch-partnership", None, {}),
+    ("pinochle-4", None, {}),  # to 1000: declaring out is legal throughout
+    ("pinochle-2", None, {}),
 ]
 
 
@@ -195,3 +197,52 @@ def test_smears_a_counter_onto_the_partners_sure_trick() -> None:
     # partner's, so seat 2 gives it the ten (which that ace would take later anyway).
     action = quick(2, samples=8, rollouts=64).choose_for(game, 2, game.legal_actions(2))
     assert action.cards == tuple(parse_cards("10D"))
+
+
+# ----- declaring out, and hints out of turn -----------------------------------------------------------
+def _at_first_lead(variant: str = "pinochle-4") -> Game:
+    game = new_game(variant, seed=6)
+    first_deal(game, {}, stop=lambda g, seat: g.legal_actions(seat)[0].kind is Kind.PLAY)
+    return game
+
+
+def test_declares_out_exactly_when_it_wins() -> None:
+    game = _at_first_lead()
+    seat = game.to_act[0]
+    side = game.side_of[seat]
+    legal = game.legal_actions(seat)
+    assert any(a.kind is Kind.DECLARE_OUT for a in legal)
+    assert quick(1).choose_for(game, seat, legal).kind is Kind.PLAY  # 0 points: declaring loses
+    game.scores[side] = 1000  # type: ignore[attr-defined]
+    assert quick(1).choose_for(game, seat, legal).kind is Kind.DECLARE_OUT
+
+
+def test_advice_out_of_turn_is_only_a_winning_declare_out() -> None:
+    game = _at_first_lead()
+    waiting = next(s for s in range(4) if s not in game.to_act)
+    with pytest.raises(ValueError, match="nothing to do"):
+        quick(1).advise(game, waiting)
+    game.scores[game.side_of[waiting]] = 1000  # type: ignore[attr-defined]
+    advice = quick(1).advise(game, waiting)
+    assert advice.action.kind is Kind.DECLARE_OUT
+    assert "target" in advice.reason
+
+
+def test_pitch_keeps_the_low_off_the_opponents_trick() -> None:
+    def deal(seat1: str, seat0: str) -> list[Card]:
+        """A pitch pack whose deal (dealer 0: seat 1 gets the first packet) gives these hands."""
+        ones, zeros = parse_cards(seat1), parse_cards(seat0)
+        top = ones[:3] + zeros[:3] + ones[3:] + zeros[3:]  # dealt first to last, off the end
+        rest = [c for c in new_game("pitch", players=2, seed=1).pack() if c not in top]
+        return rest + top[::-1]
+
+    pack = deal("AH KS QS JS 10S 9S", "2H 9H 3C 4C 5D 6D")
+    game = new_game("pitch", players=2, seed=1, decks=[pack], dealer=0)
+    assert sorted(game.hand(0), key=lambda c: c.id) == sorted(
+        parse_cards("2H 9H 3C 4C 5D 6D"), key=lambda c: c.id
+    )
+    game.apply(1, "bid 2")
+    game.apply(0, "pass")
+    game.apply(1, "play AH")  # hearts are trump; the ace will take whatever seat 0 plays
+    action = quick(3, samples=12, rollouts=60).choose_for(game, 0, game.legal_actions(0))
+    assert action.cards == tuple(parse_cards("9H"))  # the 2 is the Low: never give it away

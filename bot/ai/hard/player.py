@@ -21,14 +21,19 @@ from bot.ai.hard.reasons import describe, play_reason
 from bot.ai.hard.search import Clock, Context, Evaluator, best
 from bot.ai.hard.similar import distinct_plays
 from bot.ai.hard.worlds import sample_world
-from bot.engine import Action, Game, Kind
+from bot.engine import Action, EngineError, Game, Kind
 
 DEFAULT_BUDGET = 1.0
 """Seconds a decision may take (never more than 10% over)."""
-CAPS: dict[str, tuple[int, int]] = {"pitch": (48, 400), "pinochle": (16, 120), "double-deck": (12, 100)}
-"""Per family: sampled worlds per candidate at most, and rollouts per decision at most (fewer
-worlds per candidate when there are many candidates). Pitch deals are six tricks: cheap to play out,
-so pitch samples more."""
+CAPS: dict[str, tuple[int, int]] = {
+    "pitch": (48, 400),
+    "pinochle": (24, 180),
+    "pinochle-3": (12, 80),
+    "double-deck": (12, 100),
+}
+"""Per variant, else per family: sampled worlds per candidate at most, and rollouts per decision at
+most (fewer worlds per candidate when there are many candidates). Pitch deals are six tricks,
+cheap to play out, so pitch samples more; three-hand deals are long and a session has many."""
 DEFAULT_CAPS = (16, 120)
 
 
@@ -41,7 +46,13 @@ class Advice:
 
 
 class HardPlayer:
-    """Searches sampled worlds for every decision; deterministic given its seed."""
+    """Searches sampled worlds for every decision.
+
+    ``budget``: seconds per decision (the search stops in time to keep it); ``samples``: sampled
+    worlds per candidate at most; ``rollouts``: rollouts per decision at most (``CAPS`` by family
+    when not given). A decision is deterministic given the seed and the seat's view (its random
+    source is seeded from both), as long as the budget does not cut the search short.
+    """
 
     def __init__(
         self,
@@ -52,10 +63,7 @@ class HardPlayer:
         rollouts: int | None = None,
         family: str | None = None,
     ) -> None:
-        caps = CAPS.get(family or "", DEFAULT_CAPS)
-        samples = caps[0] if samples is None else samples
-        rollouts = caps[1] if rollouts is None else rollouts
-        if budget <= 0 or samples < 1 or rollouts < 1:
+        if budget <= 0 or (samples is not None and samples < 1) or (rollouts is not None and rollouts < 1):
             raise ValueError("budget must be positive and samples and rollouts at least 1")
         self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
         self.budget = budget
@@ -80,13 +88,24 @@ class HardPlayer:
         return self.think(game, seat, legal).action
 
     def advise(self, game: Game, seat: int) -> Advice:
-        """What this player would do for ``seat`` now, with a one-line reason (for hints)."""
+        """What this player would do for ``seat`` now, with a one-line reason (for hints). Raises
+        ``ValueError`` when the seat has nothing to do (not its turn, and declaring out, which a
+        seat may do out of turn, would not win)."""
         legal = game.legal_actions(seat)
+        if seat not in game.to_act:
+            declare = [a for a in legal if a.kind is Kind.DECLARE_OUT]
+            legal = declare if declare and declaring_wins(game, seat, declare[0], self.seed) else []
         if not legal:
             raise ValueError(f"seat {seat + 1} has nothing to do now")
         return self.think(game, seat, legal)
 
     # ----- deciding ------------------------------------------------------------------------
+    def caps(self, game: Game) -> tuple[int, int]:
+        """Worlds per candidate and rollouts per decision at most for ``game`` (``CAPS`` unless
+        given to the constructor)."""
+        default = CAPS.get(game.name) or CAPS.get(game.family, DEFAULT_CAPS)
+        return (self.samples or default[0], self.rollouts or default[1])
+
     def policy(self, family: str) -> RolloutPolicy:
         found = self._policies.get(family)
         if found is None:
@@ -100,6 +119,11 @@ class HardPlayer:
         gc.disable()
         try:
             return self.search_now(game, seat, legal)
+        except EngineError:
+            # The engine found no world fitting what the seat saw (an engine fault): play on as
+            # basic would rather than stop the table.
+            action = self.choose(game.view(seat), legal) if len(legal) > 1 else legal[0]
+            return Advice(action, f"{describe(action)} — a rule of thumb (no deals could be sampled here)")
         finally:
             if collecting:
                 gc.enable()
@@ -110,7 +134,7 @@ class HardPlayer:
         view = game.view(seat)
         rng = random.Random(f"{self.seed}/{zlib.crc32(repr(view).encode())}")
         declare = [a for a in legal if a.kind is Kind.DECLARE_OUT]
-        if declare and declaring_wins(game, seat, rng):
+        if declare and declaring_wins(game, seat, declare[0], self.seed):
             return Advice(declare[0], "declare out — your side's total reaches the target now")
         options = [a for a in legal if a.kind is not Kind.DECLARE_OUT] or legal
         if len(options) == 1:
@@ -126,8 +150,7 @@ class HardPlayer:
             Evaluator(game, seat, win_value(view)),
             clock,
             rng,
-            self.samples,
-            self.rollouts,
+            *self.caps(game),
         )
         if any(a.kind is Kind.BID for a in candidates):
             action, reason = choose_bid(ctx, candidates)
@@ -137,10 +160,11 @@ class HardPlayer:
         return Advice(chosen.action, play_reason(chosen, tallies, view))
 
 
-def declaring_wins(game: Game, seat: int, rng: random.Random) -> bool:
-    """Whether declaring out now wins (what decides it is public: scores and counters taken)."""
-    world = sample_world(game, seat, rng)
-    world.apply(seat, Action(Kind.DECLARE_OUT))
+def declaring_wins(game: Game, seat: int, declare: Action, seed: int) -> bool:
+    """Whether declaring out now wins (what decides it is public: scores, meld, counters taken;
+    so any sampled world tells)."""
+    world = sample_world(game, seat, random.Random(seed))
+    world.apply(seat, declare)
     return world.outcome is not None and game.side_of[seat] in world.outcome.winning_sides
 
 

@@ -10,15 +10,17 @@ rare in a deal and goes to the family's ``basic`` player with a view.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from bot.ai.base import Player, make_player
 from bot.engine import Action, Card, Game, Kind, Rank, Suit
 from bot.engine.events import Phase
-from bot.engine.meld import identify
+from bot.engine.meld import count_meld, identify
 from bot.engine.pinochle.common import STRENGTH as PIN_STRENGTH
 from bot.engine.pinochle.common import SUIT_INDEX, PinochleGame
+from bot.engine.pinochle.two import TwoHand
 from bot.engine.pitch import GAME_VALUE, STRENGTH, PitchBase, Trumps
 
 _PLAY = Kind.PLAY
@@ -52,8 +54,8 @@ class RolloutPolicy:
             chosen = play(world, seat, legal)
             if chosen is not None:
                 return chosen
-        elif isinstance(world, PinochleGame) and world.phase is _MELD_PHASE:
-            return two_hand_meld(world, legal)
+        elif isinstance(world, TwoHand) and world.phase is _MELD_PHASE:
+            return two_hand_meld(world, seat, legal)
         return self.basic.choose(world.view(seat), legal)
 
 
@@ -71,7 +73,7 @@ def card_play_for(world: Game) -> CardPlay:
     return lambda world, seat, legal: None
 
 
-def _two_hand_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
+def _two_hand_play(world: TwoHand, seat: int, legal: list[Action]) -> Action:
     if world.phase is _PLAY_PHASE:
         return stock_play(world, seat, legal)
     return pinochle_play(world, seat, legal)
@@ -183,23 +185,22 @@ def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
     return min(plain, key=lambda c: (points[c] >= 10, PIN_STRENGTH[c], -length[SUIT_INDEX[c.suit]]))
 
 
-def stock_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
-    """Two-hand's stock phase (no duty to follow): win counters cheaply, keep meld cards."""
+def stock_play(world: TwoHand, seat: int, legal: list[Action]) -> Action:
+    """Two-hand's stock phase (no duty to follow): keep the cards of the meld the hand and table
+    make, win counters cheaply, and win tricks while meld waits to be laid (``basic``'s rules)."""
     cards = [action.cards[0] for action in legal]
     trump = world.trump
     points = world.points
-    hand = world.hands[seat]
+    assert trump is not None
+    laid = [card for card, _ in world.laid[seat]]
+    meld = count_meld(world.hands[seat] + laid, trump, world.table_rules)
+    keep = Counter(meld.used_cards())
+    pending = meld.total > world.deal_meld[seat]
 
     def cost(c: Card) -> float:
         value = points[c] + (12 if c.suit is trump else 0) + 0.5 * PIN_STRENGTH[c]
-        if c.rank is Rank.KING or c.rank is Rank.QUEEN:
-            mate = Card(c.suit, Rank.QUEEN if c.rank is Rank.KING else Rank.KING)
-            if mate in hand:
-                value += 12
-        if (c.rank is Rank.QUEEN and c.suit is Suit.SPADES) or (
-            c.rank is Rank.JACK and c.suit is Suit.DIAMONDS
-        ):
-            value += 10
+        if keep[c]:
+            value += 15 if c in laid else 25  # a card already scored on the table costs less
         return value
 
     trick = world.trick
@@ -209,25 +210,38 @@ def stock_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
     winners = [c for c in cards if _beats(c, led, trump)]
     if winners:
         cheapest = min(winners, key=cost)
-        if points[led] >= 10 or points[led] + points[cheapest] >= 14 or cost(cheapest) < 8:
+        gain = points[led] + points[cheapest]
+        if points[led] >= 10 or (pending and cost(cheapest) < 25) or gain >= 14:
             return _action(legal, cheapest)
     return _action(legal, min(cards, key=cost))
 
 
-def two_hand_meld(world: PinochleGame, legal: list[Action]) -> Action:
-    """Two-hand's meld turn: exchange the dix, else lay the meld worth most, else pass."""
-    best: Action | None = None
-    best_points = 0
+FLUSH_RANKS = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
+
+
+def two_hand_meld(world: TwoHand, seat: int, legal: list[Action]) -> Action:
+    """Two-hand's meld turn: exchange the dix, else lay the meld worth most (a royal marriage first
+    when the flush can follow while the stock lasts: 40 now and 150 later), else pass."""
     trump = world.trump
     assert trump is not None
-    table = world.meld_table_for(world.options)
+    table = world.table_rules
+    best: Action | None = None
+    best_points = 0
     for action in legal:
         if action.kind is Kind.EXCHANGE:
             return action
-        if action.kind is Kind.MELD:
-            combo = identify(action.cards, trump, table)
-            if combo is not None and combo.points > best_points:
-                best, best_points = action, combo.points
+        if action.kind is not Kind.MELD:
+            continue
+        combo = identify(action.cards, trump, table)
+        if combo is None:
+            continue
+        points = combo.points
+        if combo.key == "royal-marriage" and len(world.stock) >= 6:
+            have = world.hands[seat] + [card for card, _ in world.laid[seat]]
+            if all(Card(trump, rank) in have for rank in FLUSH_RANKS):
+                points += 200
+        if points > best_points:
+            best, best_points = action, points
     if best is not None:
         return best
     return next((a for a in legal if a.kind is Kind.PASS), legal[0])

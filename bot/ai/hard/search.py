@@ -21,15 +21,21 @@ MIN_WORLDS = 4
 
 
 class Clock:
-    """A decision's deadline (``perf_counter`` seconds)."""
+    """A decision's deadline. ``expired`` is asked between steps of the search (a rollout, a
+    sampled world); it answers yes once the longest step seen so far might not fit before the
+    budget runs out, so a loaded machine (slower steps) stops the search earlier."""
 
     def __init__(self, budget: float) -> None:
-        self.start = time.perf_counter()
-        # Stop starting rollouts a little before the budget: the last one still has to finish.
-        self.deadline = self.start + 0.9 * budget
+        self.start = self.last = time.perf_counter()
+        self.end = self.start + budget * 0.97
+        self.longest = 0.0
 
     def expired(self) -> bool:
-        return time.perf_counter() >= self.deadline
+        now = time.perf_counter()
+        lap = now - self.last
+        self.last = now
+        self.longest = max(self.longest, lap)
+        return now + 1.5 * self.longest >= self.end
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -101,11 +107,11 @@ def evaluate(
     tallies = [Tally(action) for action in candidates]
     active = tallies[:]
     for done in range(worlds):
-        if done and clock.expired():
+        if clock.expired() and done:
             break
         base = sample()
         for tally in active:
-            if done and clock.expired():
+            if clock.expired() and done:
                 break
             world = base.copy()
             events = world.apply(seat, tally.action)
@@ -168,14 +174,17 @@ class Context:
         """Worlds to sample for ``candidates`` candidates within the caps (at least ``MIN_WORLDS``)."""
         return max(MIN_WORLDS, min(self.samples, self.rollouts // max(1, candidates)))
 
-    def search(self, candidates: list[Action], worlds: int | None = None) -> list[Tally]:
-        """Every candidate tried in the same sampled worlds."""
+    def search(
+        self, candidates: list[Action], worlds: int | None = None, policy: Policy | None = None
+    ) -> list[Tally]:
+        """Every candidate tried in the same sampled worlds (played out by ``policy``, by default
+        the fast policy)."""
         return evaluate(
             self.game,
             self.seat,
             candidates,
             worlds=worlds or self.worlds_for(len(candidates)),
-            policy=self.policy,
+            policy=policy or self.policy,
             score=self.score,
             clock=self.clock,
             sample=self.sample,
