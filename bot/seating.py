@@ -130,7 +130,7 @@ class Seating:
             table.seats[seat] = None
             await self.manager.save_seats(table)
         self.manager.publisher.table_changed(table)
-        return held.name
+        return held.label()  # a computer, named with its level
 
     async def kick(self, table: Table, user_id: int, member_id: int, *, is_admin: bool) -> str:
         """The host removes a person: before the start their seat is freed, during the game a

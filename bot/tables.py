@@ -15,11 +15,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.ai import Player, decide, levels, make_player
+from bot.ai import Player, levels, make_player
 from bot.engine import Action, EngineError, Game, find_variant, new_game, parse_action
 from bot.engine.options import given_options, resolve_options
 from bot.errors import Refusal
+from bot.hints import Hints
+from bot.levels import OFFERED, computer_label, level_name
 from bot.store import GameRecord, GuildSettings, Store, StoreUnavailable, write_patience
+from bot.thinking import Thinker
 from bot.upkeep import Upkeep, last_events
 
 log = logging.getLogger(__name__)
@@ -83,7 +86,7 @@ class Seat:
 
     def label(self) -> str:
         if not self.is_human:
-            return self.name
+            return computer_label(self.name, self.level)
         return f"{self.name} (away)" if self.away else self.name
 
     def to_json(self) -> dict[str, Any]:
@@ -121,6 +124,7 @@ class Table:
     game: Game | None = None
     message_id: int | None = None
     ping_message_id: int | None = None  # the live "your turn" ping, deleted when the next one comes
+    hints: bool = True  # whether seated players may ask /hint (the host may turn it off)
     # Opened by a command whose answer is the table message: its id comes a moment later.
     message_coming: bool = field(default=False, repr=False)
     # The last action's events of a game that is over, shown once its result is stored.
@@ -206,10 +210,17 @@ class TableManager:
     """Owns every live table; all changes go through its methods under the table's lock."""
 
     def __init__(
-        self, store: Store, publisher: Publisher, *, owns_guild: Callable[[int], bool] | None = None
+        self,
+        store: Store,
+        publisher: Publisher,
+        *,
+        owns_guild: Callable[[int], bool] | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.publisher = publisher
+        # Computer decisions: searching levels in worker processes, so no table waits on another's.
+        self.thinker = thinker or Thinker()
         # Whether this process runs the guild's shard (Settings.owns_guild): only those tables are
         # resumed and timed here; another process runs the rest.
         self.owns_guild: Callable[[int], bool] = owns_guild or (lambda guild_id: True)
@@ -217,6 +228,7 @@ class TableManager:
         self.by_id: dict[int, Table] = {}
         self._closing = False
         self.upkeep = Upkeep(self)
+        self.hints = Hints(self)
         from bot.seating import Seating  # it builds on this module's Table and Seat
 
         self.seating = Seating(self)
@@ -363,9 +375,10 @@ class TableManager:
             if table.seat_of(user_id) is None:
                 raise TableError("Only a seated player can add computer players.")
             if level not in levels(table.family):
-                raise TableError(f"No computer level {level!r}: choose {', '.join(levels(table.family))}.")
+                offered = [shown for shown, known in OFFERED.items() if known in levels(table.family)]
+                raise TableError(f"No computer level {level_name(level)!r}: choose {' or '.join(offered)}.")
             seat = self._first_empty(table, "The table is full.")
-            table.seats[seat] = Seat("computer", f"Computer {seat + 1} ({level})", level=level)
+            table.seats[seat] = Seat("computer", f"Computer {seat + 1}", level=level)
             await self._save_seats(table)
         self.publisher.table_changed(table)
         return seat
@@ -378,7 +391,7 @@ class TableManager:
                 raise TableError("Only the host (or someone with Manage Server) can start the table.")
             for index, seat in enumerate(table.seats):
                 if seat is None:
-                    table.seats[index] = Seat("computer", f"Computer {index + 1} (basic)", level="basic")
+                    table.seats[index] = Seat("computer", f"Computer {index + 1}", level="basic")
             # A lobby's seed is 0 unless a duplicate event gave it the event's: same deals everywhere.
             game = new_game(
                 table.variant, players=table.players, options=table.options, seed=table.seed or None
@@ -531,6 +544,7 @@ class TableManager:
             record.id, record.guild_id, record.channel_id, record.host_id, record.variant,
             dict(record.options), record.players, seats, status=record.status,
             seed=record.seed, message_id=record.message_id, ping_message_id=record.ping_message_id,
+            hints=record.hints,
         )  # fmt: skip
         if record.status in ("playing", "ended") or (record.status == "abandoned" and record.actions):
             table.game = Game.from_json(record.engine_record())
@@ -555,6 +569,7 @@ class TableManager:
                 if task is not asyncio.current_task():
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
+        await self.thinker.shutdown()
 
     # ----- internals -------------------------------------------------------------------------------
     def _track(self, table: Table) -> None:
@@ -606,6 +621,8 @@ class TableManager:
             assert seat is not None
             # A person's seat gets one too: it plays for them while they are away.
             table.bots[index] = make_player(table.family, seat.level, (table.seed or 0) * 31 + index)
+        if any(self.thinker.uses_pool(self._seat(table, i).level, bot) for i, bot in table.bots.items()):
+            self.thinker.warm()
 
     async def _apply(self, table: Table, seat: int, action: Action) -> list[dict[str, Any]]:
         """Apply on a copy, store the action, then swap the copy in: all or nothing."""
@@ -663,6 +680,7 @@ class TableManager:
                 {
                     "seat": index,
                     "user_id": seat.user_id if seat.is_human else None,
+                    "level": None if seat.is_human else seat.level,  # rated as its level's player
                     "side": side,
                     "score": scores[side],
                     "place": places[side],
@@ -683,6 +701,7 @@ class TableManager:
     def _ended(self, table: Table) -> None:
         table.status = "ended"
         self._untrack(table)
+        self.hints.forget(table)
         for task in (table.driver, table.timer):
             if task and task is not asyncio.current_task():
                 task.cancel()
@@ -749,12 +768,20 @@ class TableManager:
             delay = (await self.store.settings.get(table.guild_id)).computer_delay_seconds
             if delay:
                 await asyncio.sleep(delay)
-            action = await asyncio.to_thread(decide, table.bots[seat], snapshot, seat)
+            action = await self.thinker.decide(
+                table.bots[seat], snapshot, seat, family=table.family, level=self._seat(table, seat).level,
+                seed=self._decision_seed(table, seat, snapshot),
+            )  # fmt: skip
             async with table.lock:
                 if table.version != version or table.status != "playing" or self._closing:
                     continue
                 await self._apply(table, seat, action)
             self._after_change(table)  # a person to act next gets the ping and the timer
+
+    @staticmethod
+    def _decision_seed(table: Table, seat: int, game: Game) -> int:
+        """A seed for one decision: the same table, seat and moment give the same choice."""
+        return ((table.seed or 0) * 31 + seat) * 100_003 + len(game.log)
 
     async def _turn_timer(self, table: Table, version: int, user_ids: list[int]) -> None:
         settings = await self.store.settings.get(table.guild_id)

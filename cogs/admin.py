@@ -365,7 +365,7 @@ class AdminCog(commands.Cog):
     @app_commands.describe(
         turn_timer_minutes="Minutes before a computer plays for an absent player (0 = off)",
         computer_delay="Seconds before a computer's move appears",
-        rate_computer_games="Whether games with computer players move ratings",
+        rate_computer_games="Whether games with computer players move ratings (each level as one player)",
         game="Set the default house rules of this game", house_rules="key=value pairs for that game",
         table_threads="Where /table new opens a table: its own public or private thread, or the channel",
     )  # fmt: skip

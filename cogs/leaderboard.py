@@ -47,7 +47,7 @@ from bot.discord_ui.leagues import (
 from bot.discord_ui.pictures import can_attach
 from bot.errors import Refusal
 from bot.store import FamilyRating, League, Season, Store, StoreError, StoreRefusal
-from bot.store.ratings import default_rating
+from bot.store.ratings import computer_player_name, default_rating
 
 log = logging.getLogger(__name__)
 PAGE = 10
@@ -95,7 +95,7 @@ async def board_message(
     elif seasons_exist and not league_id:
         title += " · all time"
     lines = [
-        f"**{row.rank}.** <@{row.user_id}> — "
+        f"**{row.rank}.** {computer_player_name(row.user_id) or f'<@{row.user_id}>'} — "
         + (f"rating {row.rating:.1f} · " if rated else "")
         + f"{row.wins}/{render.count(row.games, 'game')} won ({row.win_pct:.0f}%)"
         for row in rows

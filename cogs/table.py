@@ -9,7 +9,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.ai import levels
 from bot.discord_ui import (
     BID_ITEMS,
     CONFIRM_ITEMS,
@@ -43,9 +42,12 @@ from bot.discord_ui.panels import untracked
 from bot.discord_ui.threads import THREAD_TYPES, fallback_note, open_thread, why_no_thread
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
+from bot.levels import OFFERED, level_name
 from bot.tables import Table
 
 MAX_OPTIONS_TEXT = 400  # house rules as key=value pairs: every option of a variant fits easily
+HINT_DESCRIPTION = "What the hard computer would do now, and why (only you see it)"
+LEVEL_CHOICES = [app_commands.Choice(name=shown, value=level) for shown, level in OFFERED.items()]
 CARD_STYLE_CHOICES = [
     app_commands.Choice(name="Pictures", value="pictures"),
     app_commands.Choice(name="Text", value="text"),
@@ -163,20 +165,13 @@ class TableCog(commands.Cog):
         await reply(interaction, "You left the table.")
 
     @table.command(name="add-computer", description="Add a computer player to an empty seat")
-    @app_commands.describe(level="How strong (default basic)")
+    @app_commands.describe(level="How strong: easy (the default) or hard (thinks up to a second a move)")
+    @app_commands.choices(level=LEVEL_CHOICES)
     @answers_refusals
-    async def add_computer(self, interaction: discord.Interaction, level: str = "basic") -> None:
+    async def add_computer(self, interaction: discord.Interaction, level: str = OFFERED["easy"]) -> None:
         table = here(interaction)
         seat = await services(interaction).tables.add_computer(table, interaction.user.id, level)
-        await reply(interaction, f"A computer player ({level}) sits in seat {seat + 1}.")
-
-    @add_computer.autocomplete("level")
-    async def level_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        table = services(interaction).tables.table_in(interaction.channel_id or 0)
-        family = table.family if table else "pitch"
-        return [app_commands.Choice(name=lv, value=lv) for lv in levels(family) if current.lower() in lv]
+        await reply(interaction, f"A computer player ({level_name(level)}) sits in seat {seat + 1}.")
 
     @table.command(name="start", description="Start the game (host or Manage Server)")
     @answers_refusals
@@ -236,6 +231,24 @@ class TableCog(commands.Cog):
             f"Your hand panel shows your cards as {shown} from its next update, at every table. "
             "Change it any time with `/table cards`.",
         )
+
+    @table.command(name="hints", description="Allow /hint at this table or not (host, in the lobby)")
+    @app_commands.describe(allowed="Whether seated players may ask /hint (on for a new table)")
+    @answers_refusals
+    async def hints(self, interaction: discord.Interaction, allowed: bool) -> None:
+        await services(interaction).tables.hints.set_enabled(here(interaction), interaction.user.id, allowed)
+        await reply(interaction, "Hints are on at this table." if allowed else "Hints are off at this table.")
+
+    @app_commands.command(name="hint", description=HINT_DESCRIPTION)
+    @app_commands.guild_only()
+    @answers_refusals
+    async def hint(self, interaction: discord.Interaction) -> None:
+        table = here(interaction)
+        # The search takes up to a second (more while its workers start): answer within Discord's 3 s.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        advice = await services(interaction).tables.hints.hint(table, interaction.user.id)
+        await reply(interaction, limits.clip(f"💡 Hint (what the hard computer would do): {advice.reason}",
+                                             limits.CONTENT))  # fmt: skip
 
     # ----- seats and people (the rules are in manager.seating) -----------------------------------
     @table.command(

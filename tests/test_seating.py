@@ -68,9 +68,9 @@ async def test_a_seat_a_computer_holds_can_be_taken_and_the_computer_moves(manag
     table = await lobby(manager)
     await manager.add_computer(table, ALICE, "basic")  # seat 2
     await manager.seating.choose(table, ALICE, "alice", 1)  # swaps with the computer
-    assert who(table) == ["Computer 1 (basic)", "alice", None, None]
+    assert who(table) == ["Computer 1", "alice", None, None]
     await manager.seating.choose(table, BOB, "bob", 0)  # the computer moves to a free seat
-    assert who(table) == ["bob", "alice", "Computer 3 (basic)", None]
+    assert who(table) == ["bob", "alice", "Computer 3", None]
 
 
 async def test_seat_choices_that_cannot_be_done_are_refused_and_change_nothing(manager: TableManager) -> None:
@@ -98,13 +98,13 @@ async def test_the_host_swaps_seats_and_only_the_host(manager: TableManager) -> 
     with pytest.raises(TableError, match="Only the host"):
         await manager.seating.swap(table, BOB, 0, 1, is_admin=False)
     await manager.seating.swap(table, ALICE, 1, 2, is_admin=False)
-    assert who(table) == ["alice", "Computer 2 (basic)", "bob", None]
+    assert who(table) == ["alice", "Computer 2", "bob", None]
     await manager.seating.swap(table, BOB, 0, 3, is_admin=True)  # Manage Server may too
-    assert who(table) == [None, "Computer 2 (basic)", "bob", "alice"]
+    assert who(table) == [None, "Computer 2", "bob", "alice"]
     with pytest.raises(TableError, match="two different seats"):
         await manager.seating.swap(table, ALICE, 1, 1, is_admin=False)
     await manager.seating.swap(table, ALICE, 0, 3, is_admin=False)
-    assert await stored_seats(manager, table) == who(table) == ["alice", "Computer 2 (basic)", "bob", None]
+    assert await stored_seats(manager, table) == who(table) == ["alice", "Computer 2", "bob", None]
     await manager.seating.remove_computer(table, ALICE, 1, is_admin=False)
     with pytest.raises(TableError, match="both empty"):
         await manager.seating.swap(table, ALICE, 1, 3, is_admin=False)
@@ -118,7 +118,7 @@ async def test_the_host_removes_a_computer_before_the_start(manager: TableManage
         await manager.seating.remove_computer(table, BOB, 1, is_admin=False)
     with pytest.raises(TableError, match="Seat 3 has no computer"):
         await manager.seating.remove_computer(table, ALICE, 2, is_admin=False)
-    assert await manager.seating.remove_computer(table, ALICE, 1, is_admin=False) == "Computer 2 (basic)"
+    assert await manager.seating.remove_computer(table, ALICE, 1, is_admin=False) == "Computer 2 (easy)"
     assert who(table) == ["alice", None, "bob", None]
     await manager.start(table, ALICE)
     with pytest.raises(TableError, match="already started"):
@@ -214,7 +214,7 @@ async def test_seats_and_host_survive_a_restart(store: Store) -> None:
     second = TableManager(store, RecordingPublisher())
     try:
         (resumed,) = await second.resume_all()
-        assert who(resumed) == who(table) == ["alice", "Computer 2 (basic)", "bob", None]
+        assert who(resumed) == who(table) == ["alice", "Computer 2", "bob", None]
         assert resumed.host_id == BOB
     finally:
         await second.shutdown()

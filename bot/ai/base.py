@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bot.ai.claims import CLAIMS, claim_is_sound
 from bot.engine import Action, Game
@@ -18,6 +18,16 @@ class Player(Protocol):
     """Anything that picks one of the legal actions from a seat's view."""
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
+
+
+@runtime_checkable
+class SearchingPlayer(Protocol):
+    """A player that searches the game itself: it may read only ``game.view(seat)``,
+    ``game.legal_actions(seat)`` and worlds from ``game.sample_world(seat, rng)``."""
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
+
+    def choose_for(self, game: Game, seat: int, legal: list[Action]) -> Action: ...
 
 
 class RandomPlayer:
@@ -66,8 +76,11 @@ def make_player(family: str, level: str = "basic", seed: int | None = None) -> P
 
 
 def decide(player: Player, game: Game, seat: int) -> Action:
-    """Ask ``player`` for ``seat``'s move, showing it only what that seat may see."""
+    """Ask ``player`` for ``seat``'s move, showing it only what that seat may see (a searching
+    player gets the game, from which it samples worlds consistent with that seat's view)."""
     legal = game.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
+    if isinstance(player, SearchingPlayer):
+        return player.choose_for(game, seat, legal)
     return player.choose(game.view(seat), legal)

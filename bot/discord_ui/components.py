@@ -33,6 +33,7 @@ from bot.discord_ui.panels import delete_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
 from bot.discord_ui.replies import CLICK_PATIENCE, REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
+from bot.levels import OFFERED, level_name
 from bot.pictures import Rendered
 from bot.store import PlayerPrefs, write_patience
 from bot.tables import StaleAction, Table, TableError
@@ -47,8 +48,9 @@ def table_view(table: Table) -> discord.ui.View | None:
     if table.status == "lobby":
         view.add_item(LobbyButton(table.id, "join"))
         view.add_item(LobbyButton(table.id, "leave"))
-        for level in levels(table.family):
-            view.add_item(LobbyButton(table.id, f"add-{level}"))
+        for level in OFFERED.values():  # "random" is for tests only
+            if level in levels(table.family):
+                view.add_item(LobbyButton(table.id, f"add-{level}"))
         view.add_item(LobbyButton(table.id, "start"))
         view.add_item(SeatSelect(table.id, table))
         return untracked(view)
@@ -289,8 +291,8 @@ class LobbyButton(
 
     def __init__(self, table_id: int, op: str) -> None:
         if op.startswith("add-"):
-            level = op[4:]
-            label, style = limits.clip(f"Add computer ({level})", limits.LABEL), discord.ButtonStyle.secondary
+            label = limits.clip(f"Add computer ({level_name(op[4:])})", limits.LABEL)
+            style = discord.ButtonStyle.secondary
         else:  # an unknown op (a forged or damaged id) is answered by the callback
             label, style = LOBBY_LABELS.get(op, ("?", discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tn:lobby:{table_id}:{op}"))
@@ -319,11 +321,12 @@ class LobbyButton(
             elif self.op == "start":
                 await manager.start(table, user, is_admin=is_admin(interaction))
                 await reply(interaction, "The game has started. Click **Show my hand** to see your cards.")
-            elif not self.op.startswith("add-"):
+            elif not self.op.startswith("add-") or self.op[4:] not in OFFERED.values():
                 raise TableError("That lobby button is not one I know. Nothing was changed.")
             else:
-                seat = await manager.add_computer(table, user, self.op[4:])
-                await reply(interaction, f"A computer player ({self.op[4:]}) sits in seat {seat + 1}.")
+                level = self.op[4:]
+                seat = await manager.add_computer(table, user, level)
+                await reply(interaction, f"A computer player ({level_name(level)}) sits in seat {seat + 1}.")
 
         await on_table(interaction, self.table_id, work)
 

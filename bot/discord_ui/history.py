@@ -33,6 +33,7 @@ from bot.pictures import Rendered, render_off_loop, render_trick
 from bot.pictures.charts import Series, StandingLine, render_standings, render_trend
 from bot.store import GameNotFound, GameRecord, League, StandingRow, Store
 from bot.store.history import HistoryGame, HistorySeat, TrendPoint, seat_name
+from bot.store.ratings import computer_player_name
 
 HISTORY_PAGE = 5
 REPLAY_FILE = "trick.png"
@@ -68,7 +69,9 @@ async def picture_names(store: Store, guild: discord.Guild | None, user_ids: lis
     out = {}
     for user_id in user_ids:
         member = guild.get_member(user_id) if guild is not None else None
-        if member is not None:
+        if (computer := computer_player_name(user_id)) is not None:
+            out[user_id] = computer
+        elif member is not None:
             out[user_id] = member.display_name
         else:
             out[user_id] = stored.get(user_id) or f"Player {str(user_id)[-4:]}"

@@ -70,6 +70,7 @@ def table_embed(table: Table) -> discord.Embed:
         embed.description = (
             f"Lobby — host <@{table.host_id}>. **Join** to take a seat, or choose one (and so your "
             "partner) below; empty seats get computer players when the host presses **Start**."
+            + (" Seated players may ask `/hint` on their turn." if table.hints else " Hints are off.")
         )
         return limits.add_fields(embed, [("Seats", seats), ("House rules", options_text(table))])
     if table.game is None:

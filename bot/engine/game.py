@@ -10,16 +10,18 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
 from bot.engine.actions import Action, Kind, parse_action
-from bot.engine.cards import Card, parse_cards
+from bot.engine.cards import Card, Suit, parse_cards
 from bot.engine.errors import BadGameRecord, EngineError, IllegalAction, UnknownVariant
 from bot.engine.events import Event, OutcomeJSON
 from bot.engine.options import OptionSpec, resolve_options, whole_number
 
+Policy = Callable[["Game", int, list[Action]], Action]
+"""A rollout policy: ``policy(game, seat, legal) -> action`` (one of ``legal``)."""
 _PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
 
 
@@ -296,6 +298,113 @@ class Game(ABC):
             state[key] = value
         new.__dict__.update(state)
         return new
+
+    # ----- search: sampled worlds ---------------------------------------------------------------
+    def sample_world(self, seat: int, rng: random.Random) -> Self:
+        """An independent copy of this game in which every card ``seat`` cannot see is dealt again
+        at random among the places ``seat`` cannot see, consistently with all it has seen (its
+        hand, the cards played, meld shown, cards passed to or from it, voids revealed, cards
+        turned up or drawn in view). For search: the result depends only on ``view(seat)`` and
+        ``rng`` (the same view and ``rng`` state give the same world), and can be played on with
+        ``legal_actions``/``apply`` to the end of the deal (later deals are shuffled from a seed
+        drawn from ``rng``).
+
+        A sampled world is not a record of a real game: its ``log`` is empty (``to_json`` does not
+        replay it) and its seed and stacked packs are not the real game's."""
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
+        world = self.copy()
+        world.log = []
+        world.decks = ()
+        world.seed = rng.randrange(2**53)
+        world._legal = None
+        world._legal_seat = -1
+        if world.outcome is None:
+            world.redeal_unseen(seat, rng)
+        return world
+
+    # Read-only accessors for search on sampled worlds (``sample_world``). They read the state
+    # directly, without building views, so that a search can afford millions of calls. A real
+    # game's hidden hands are not for players: a computer player calls these on a world it sampled
+    # (or for its own seat), never to peek at another seat of the real game.
+    hands: list[list[Card]]
+    trick: list[tuple[int, Card]]
+    leader: int
+    trump: Suit | None
+    scores: list[int]
+    deal_no: int
+
+    def hand(self, seat: int) -> list[Card]:
+        """``seat``'s cards (the game's own list: do not change it). For search on sampled worlds."""
+        return self.hands[seat]
+
+    def trick_plays(self) -> list[tuple[int, Card]]:
+        """The trick under way as (seat, card) in play order (the game's own list: read only)."""
+        return self.trick
+
+    def trick_leader(self) -> int:
+        """The seat that led (or is to lead) the trick under way (-1 before play starts)."""
+        return self.leader
+
+    def trump_suit(self) -> Suit | None:
+        """The trump suit (None while it is not known)."""
+        return self.trump
+
+    def led_suit(self) -> Suit | None:
+        """The suit the trick under way follows (a trump's effective suit in pitch), None before
+        its first card."""
+        return self.trick[0][1].suit if self.trick else None
+
+    def is_trump(self, card: Card) -> bool:
+        """Whether ``card`` is a trump now (pitch's off-jack and jokers too)."""
+        return card.suit is self.trump
+
+    def winning_play(self) -> tuple[int, Card] | None:
+        """The (seat, card) winning the trick under way so far (None before its first card)."""
+        raise NotImplementedError
+
+    def teammates(self, seat: int) -> tuple[int, ...]:
+        """The other seats on ``seat``'s side (empty when it plays alone)."""
+        return tuple(other for other in self.sides[self.side_of[seat]] if other != seat)
+
+    def declarer(self) -> int | None:
+        """The seat that won the auction (pitcher or bidder) this deal, None if none (yet)."""
+        return None
+
+    def deal_points(self) -> list[int]:
+        """Per side, what its tricks are worth so far this deal: pinochle counters taken (the
+        last-trick bonus included once taken), pitch the values toward the Game point."""
+        raise NotImplementedError
+
+    def rollout(self, policy: Policy) -> list[int]:
+        """Play the current deal to its end, in place, choosing every action with
+        ``policy(game, seat, legal)``; return each side's score change from now to the end of
+        the deal (points scored earlier in the deal, such as two-hand meld laid, are not in it).
+
+        The deal is over when it has been scored (the next deal is then dealt at once) or the
+        game ends in it (a declare-out, a concession); a redeal after everyone passed ends it too,
+        with no change. The fast path for search on sampled worlds: no views are built, no
+        ``log`` is kept, and the action ``policy`` returns is not checked (it must be one of
+        ``legal``, the list ``legal_actions`` would give, which ``policy`` may keep)."""
+        deal = self.deal_no
+        before = self.scores[:]
+        perform = self._perform
+        play_card = self.play_card
+        legal_actions = self._legal_actions
+        while self.outcome is None and self.deal_no == deal:
+            seat = self.to_act[0]
+            action = policy(self, seat, legal_actions(seat))
+            self._legal = None
+            if action.kind is _PLAY:
+                play_card(seat, action.cards[0])
+            else:
+                perform(seat, action)
+        return [after - was for after, was in zip(self.scores, before, strict=True)]
+
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        """Deal again, in place, the cards ``seat`` cannot see (``sample_world``'s variant part;
+        called on a fresh copy only)."""
+        raise NotImplementedError(f"{self.name} cannot sample worlds yet")
 
     def to_json(self) -> dict[str, Any]:
         """Exactly what is needed to rebuild this game: variant, players, options, seed, log (and

@@ -9,6 +9,7 @@ import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.levels import computer_label
 from bot.store.database import Database, Tx
 from bot.store.errors import StoreError, StoreRefusal
 from bot.store.ratings import default_rating
@@ -208,7 +209,7 @@ class Boards:
             seats = seat_lists.setdefault(row["game_id"], json.loads(row["seats"]))
             seat = seats[row["seat"]] if row["seat"] < len(seats) else None
             if isinstance(seat, dict) and seat.get("kind") == "computer":
-                player = f"computer ({seat.get('level', '?')})"
+                player = computer_label(str(seat.get("name") or "Computer"), str(seat.get("level", "basic")))
             elif isinstance(seat, dict):
                 player = str(seat.get("name", ""))
             else:

@@ -38,6 +38,7 @@ def game_record(row: sqlite3.Row, actions: list[tuple[int, str]]) -> GameRecord:
         actions=actions,
         announced_at=row["announced_at"],
         ping_message_id=row["ping_message_id"],
+        hints=bool(row["hints"]),
     )
 
 
@@ -113,6 +114,7 @@ class Games:
         seed: int | None = None,
         players: int | None = None,
         host_id: int | None = None,
+        hints: bool | None = None,
     ) -> None:
         """Change the given fields of an existing game (None leaves a field as it is).
 
@@ -124,6 +126,8 @@ class Games:
                 raise StoreError("a game is ended by results.finish, which also records its result")
         if players is not None:
             _check_players(players)
+        if hints is not None and not isinstance(hints, bool):
+            raise StoreError(f"hints must be True or False, not {hints!r}")
         params = (
             None if seats is None else seats_json(seats),
             status,
@@ -132,6 +136,7 @@ class Games:
             None if seed is None else check_id(seed, "seed"),
             players,
             None if host_id is None else check_id(host_id, "host_id"),
+            None if hints is None else int(hints),
             time.time(),
             game_id,
         )
@@ -147,7 +152,7 @@ class Games:
                 "UPDATE games SET seats = COALESCE(?, seats), status = COALESCE(?, status),"
                 " message_id = COALESCE(?, message_id), options = COALESCE(?, options),"
                 " seed = COALESCE(?, seed), players = COALESCE(?, players), host_id = COALESCE(?, host_id),"
-                " updated_at = ? WHERE id = ?",
+                " hints = COALESCE(?, hints), updated_at = ? WHERE id = ?",
                 params,
             )
 

@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from bot.levels import computer_label
 from bot.store.database import Database, Tx
 from bot.store.errors import GameNotFound, StoreError
 from bot.store.games import read_game
@@ -73,7 +74,7 @@ def seat_name(seats: list[Any], seat: int) -> str:
     """The name of a stored game's seat (a computer by its level), as the table showed it."""
     data = seats[seat] if 0 <= seat < len(seats) else None
     if isinstance(data, dict) and data.get("kind") == "computer":
-        return str(data.get("name") or f"Computer ({data.get('level', 'basic')})")
+        return computer_label(str(data.get("name") or "Computer"), str(data.get("level", "basic")))
     if isinstance(data, dict) and data.get("name"):
         return str(data["name"])
     return f"Seat {seat + 1}"

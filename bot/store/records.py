@@ -43,6 +43,7 @@ class GameRecord:
     actions: list[tuple[int, str]] = field(default_factory=list)
     announced_at: float | None = None  # when a finished game's last line was shown (None: not yet)
     ping_message_id: int | None = None  # the table's live "your turn" ping
+    hints: bool = True  # whether /hint may be used at the table (its host may turn it off)
 
     @property
     def is_unfinished(self) -> bool:
@@ -72,6 +73,7 @@ class SeatResult:
     side: int
     score: int
     place: int
+    level: str | None = None  # a computer seat's level ("basic", "hard"): rated as that level's player
 
 
 @dataclass

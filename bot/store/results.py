@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.store.database import Database, Tx
 from bot.store.errors import GameNotFound, StoreError
-from bot.store.ratings import Rating, default_rating, ordinal, rate
+from bot.store.ratings import Rating, default_rating, ordinal, rate, rated_player, rated_players
 from bot.store.records import UNFINISHED, SeatResult
 from bot.store.seasons import credit_season
 from bot.store.validate import is_int
@@ -32,20 +32,22 @@ def _checked(game_id: int, results: Sequence[SeatResult | Mapping[str, Any]]) ->
         raise StoreError(f"game {game_id}: a player appears in two seats of the results")
     for r in rows:
         numbers = (r.seat, r.side, r.score, r.place)
-        if not all(map(is_int, numbers)) or r.place < 1 or not (r.user_id is None or is_int(r.user_id)):
+        # Negative ids are the computer levels' rated players; only a computer seat has a level.
+        person_ok = r.user_id is None or (is_int(r.user_id) and r.user_id >= 0 and r.level is None)
+        level_ok = r.level is None or isinstance(r.level, str)
+        if not all(map(is_int, numbers)) or r.place < 1 or not person_ok or not level_ok:
             raise StoreError(f"game {game_id}: bad result for seat {r.seat}: {r}")
     return rows
 
 
-def _ratings_before(tx: Tx, guild_id: int, family: str, results: list[SeatResult]) -> dict[int, Rating]:
+def _ratings_before(tx: Tx, guild_id: int, family: str, players: list[int]) -> dict[int, Rating]:
     before: dict[int, Rating] = {}
-    for r in results:
-        if r.user_id is not None:
-            row = tx.one(
-                "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND family = ? AND user_id = ?",
-                (guild_id, family, r.user_id),
-            )
-            before[r.user_id] = (row["mu"], row["sigma"]) if row else default_rating()
+    for player in players:
+        row = tx.one(
+            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND family = ? AND user_id = ?",
+            (guild_id, family, player),
+        )
+        before[player] = (row["mu"], row["sigma"]) if row else default_rating()
     return before
 
 
@@ -100,7 +102,7 @@ class Results:
                 (guild_id, at, at, family),
             )
             league_id = None if league is None else league["id"]
-            before = _ratings_before(tx, guild_id, family, rows)
+            before = _ratings_before(tx, guild_id, family, rated_players(rows, rated))
             after = rate(before, rows, rated)
             _save_ratings(
                 tx,
@@ -149,24 +151,23 @@ def _save_ratings(
     rated: bool,
     at: float,
 ) -> None:
-    """Store humans' new ratings, games and wins, and log each one's rating for trends."""
-    for r in results:
-        if r.user_id is None:
-            continue
-        mu, sigma = after[r.user_id]
-        won = int(r.place == 1)
+    """Store the players' new ratings, games and wins (a computer level's player once, winning
+    if any of its seats won), and log each one's rating for trends."""
+    for player in before:
+        mu, sigma = after[player]
+        won = int(any(r.place == 1 for r in results if rated_player(r) == player))
         tx.run(
             "INSERT INTO ratings (guild_id, family, user_id, mu, sigma, ordinal, games, wins)"
             " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, family, user_id) DO UPDATE SET"
             " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
             " games = games + 1, wins = wins + excluded.wins",
-            (guild_id, family, r.user_id, mu, sigma, ordinal((mu, sigma)), won),
+            (guild_id, family, player, mu, sigma, ordinal((mu, sigma)), won),
         )
         tx.run(
             "INSERT INTO rating_history (game_id, user_id, guild_id, family, mu, sigma, ordinal_before,"
             " ordinal, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                *(game_id, r.user_id, guild_id, family, mu, sigma),
-                *(ordinal(before[r.user_id]), ordinal((mu, sigma)), int(rated), at),
+                *(game_id, player, guild_id, family, mu, sigma),
+                *(ordinal(before[player]), ordinal((mu, sigma)), int(rated), at),
             ),
         )

@@ -16,7 +16,7 @@ from typing import Any
 from bot.store.boards import _BOARD_ORDER, MAX_PAGE, ORDERS
 from bot.store.database import Database, Tx
 from bot.store.errors import StoreError, StoreRefusal
-from bot.store.ratings import Rating, default_rating, ordinal, rate
+from bot.store.ratings import Rating, default_rating, ordinal, rate, rated_player
 from bot.store.records import FamilyRating, LeaderRow, Season, SeatResult, win_pct
 from bot.store.validate import is_int
 
@@ -60,7 +60,7 @@ def credit_season(
         before[player] = (row["mu"], row["sigma"]) if row else default_rating()
     after = rate(before, results, rated)
     for player, (mu, sigma) in after.items():
-        won = int(any(r.place == 1 for r in results if r.user_id == player))
+        won = int(any(r.place == 1 for r in results if rated_player(r) == player))
         tx.run(
             "INSERT INTO season_ratings (season_id, guild_id, family, user_id, mu, sigma, ordinal, games,"
             " wins) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (season_id, family, user_id) DO UPDATE"

@@ -1,4 +1,4 @@
--- Version 8: leagues scheduled ahead, announced in a chosen channel when they start and end; seasons.
+-- Version 7: leagues scheduled ahead, announced in a chosen channel when they start and end; seasons.
 -- A guild may now hold several leagues that have not ended (the running one and scheduled ones);
 -- Leagues.start keeps them from overlapping in time, inside its write transaction.
 DROP INDEX leagues_running;

@@ -1,4 +1,4 @@
--- Version 9: duplicate events. Every table of an event plays the event's variant, options and seed
+-- Version 8: duplicate events. Every table of an event plays the event's variant, options and seed
 -- (so the same deals in the same seats) and stops after its deals; tables are ranked by comparing
 -- each deal's score between them (bot.duplicate).
 CREATE TABLE duplicate_events (

@@ -188,7 +188,7 @@ async def pitch_scenes(env: Any) -> list[Scene]:
     await ann.slash(channel, "table new", game="pitch")
     lobby = channel.last_message
     await bob.click(lobby, label="Join")
-    await ann.click(lobby, label="Add computer (basic)")
+    await ann.click(lobby, label="Add computer (easy)")
     await env.bot.publisher.wait_idle()
     shot = await capture(message_by_id(channel, lobby.id), command="/table new")
     about = "the lobby of a pitch table: seats, house rules and the lobby buttons"

@@ -27,7 +27,7 @@ def bids_view(*bids: tuple[int, int | None], seat: int = 0) -> dict[str, Any]:
 
 
 def test_levels_are_registered_for_the_double_deck_family() -> None:
-    assert levels("double-deck") == ["random", "basic"]
+    assert levels("double-deck") == ["random", "basic", "hard"]
     assert isinstance(make_player("double-deck", "basic", 1), DoubleDeckPlayer)
 
 

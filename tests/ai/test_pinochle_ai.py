@@ -18,7 +18,7 @@ from tests.engine.pinochle.helpers import play, rig_hands, rig_two
 
 
 def test_levels() -> None:
-    assert levels("pinochle") == ["random", "basic"]
+    assert levels("pinochle") == ["random", "basic", "hard"]
     assert isinstance(make_player("pinochle", "basic", 1), PinochlePlayer)
 
 

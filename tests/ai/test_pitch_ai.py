@@ -13,7 +13,7 @@ from tests.engine.helpers import rig_pitch_deal
 
 
 def test_levels_and_unknown_level() -> None:
-    assert levels("pitch") == ["random", "basic"]
+    assert levels("pitch") == ["random", "basic", "hard"]
     with pytest.raises(ValueError, match="choose one of: random, basic"):
         make_player("pitch", "grandmaster")
 

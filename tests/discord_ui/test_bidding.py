@@ -104,7 +104,7 @@ async def alices_bid_turn(
     await alice.slash(channel, "table new", game=variant)
     lobby = channel.last_message
     for _ in range(computers):
-        await alice.click(lobby, label="Add computer (basic)")
+        await alice.click(lobby, label="Add computer (easy)")
     await alice.click(lobby, label="Start")
     table = table_of(env.bot, channel.id)
     assert table.game is not None and table.game.to_act == (0,), "computers move until alice's turn"

@@ -83,7 +83,7 @@ def test_irreversible_buttons_ask_first_on_a_row_without_cards() -> None:
 async def two_hand(env: Any, channel: Any, alice: Any) -> tuple[Table, Any]:
     await alice.slash(channel, "table new", game="pinochle-2", options="match=1000")
     lobby = channel.last_message
-    await alice.click(lobby, label="Add computer (basic)")
+    await alice.click(lobby, label="Add computer (easy)")
     await alice.click(lobby, label="Start")
     table = table_of(env.bot, channel.id)
     shown = await alice.click(message_by_id(channel, table.message_id), label="Show my hand")

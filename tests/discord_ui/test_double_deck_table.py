@@ -14,8 +14,8 @@ async def test_full_double_deck_game_with_a_card_pass(world: Any) -> None:
     assert result.acknowledged and not result.ephemeral, result.response.content
     lobby = channel.last_message
     await bob.click(lobby, label="Join")
-    await alice.click(lobby, label="Add computer (basic)")
-    await alice.click(lobby, label="Add computer (basic)")
+    await alice.click(lobby, label="Add computer (easy)")
+    await alice.click(lobby, label="Add computer (easy)")
     await alice.click(lobby, label="Start")
     table = table_of(env.bot, channel.id)
     await play_out(env, channel, {alice.id: alice, bob.id: bob})

@@ -38,7 +38,7 @@ async def open_table(env: Any, channel: Any, host: Any, game: str, joiners: list
     for person in joiners:
         await person.click(lobby, label="Join")
     for _ in range(computers):
-        await host.click(lobby, label="Add computer (basic)")
+        await host.click(lobby, label="Add computer (easy)")
     await host.click(lobby, label="Start")
     return table_of(env.bot, channel.id)
 

@@ -168,7 +168,7 @@ async def open_table(
         r = await person.click(lobby, label="Join")
         assert r.ephemeral
     for _ in range(computers):
-        await host.click(lobby, label="Add computer (basic)")
+        await host.click(lobby, label="Add computer (easy)")
     r = await host.click(lobby, label="Start")
     assert r.ephemeral
     table = table_of(env.bot, channel.id)

@@ -47,8 +47,8 @@ async def test_a_short_pitch_10_game_through_discord(world: Any) -> None:
     assert result.acknowledged and not result.ephemeral
     lobby = channel.last_message
     await bob.click(lobby, label="Join")
-    await alice.click(lobby, label="Add computer (basic)")
-    await alice.click(lobby, label="Add computer (basic)")
+    await alice.click(lobby, label="Add computer (easy)")
+    await alice.click(lobby, label="Add computer (easy)")
     await alice.click(lobby, label="Start")
     table = table_of(env.bot, channel.id)
     people = {alice.id: alice, bob.id: bob}

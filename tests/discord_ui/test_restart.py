@@ -21,7 +21,7 @@ async def test_game_goes_on_after_a_restart(simcord_env: Any, settings: Any) -> 
     alice = guild.add_member(env.create_user("alice"))
     await alice.slash(channel, "table new", game="pitch", players=2)
     lobby = channel.last_message
-    await alice.click(lobby, label="Add computer (basic)")
+    await alice.click(lobby, label="Add computer (easy)")
     await alice.click(lobby, label="Start")
     table = table_of(env.bot, channel.id)
     before = table.game.to_json()

@@ -78,17 +78,17 @@ async def test_host_commands_and_their_refusals(club: Any) -> None:
     env, channel, alice, bob, _ = club
     message = await lobby(env, channel, alice)
     await bob.click(message, label="Join")
-    await alice.click(message, label="Add computer (basic)")
+    await alice.click(message, label="Add computer (easy)")
     table = table_of(env.bot, channel.id)
     refused = await bob.slash(channel, "table swap", first=1, second=2)
     assert refused.ephemeral and "Only the host" in refused.response.content
     swapped = await alice.slash(channel, "table swap", first=2, second=4)
     assert swapped.ephemeral and "Seats 2 and 4 were swapped" in swapped.response.content
-    assert [s.name if s else None for s in table.seats] == ["alice", None, "Computer 3 (basic)", "bob"]
+    assert [s.name if s else None for s in table.seats] == ["alice", None, "Computer 3", "bob"]
     refused = await alice.slash(channel, "table remove-computer", number=4)
     assert "Seat 4 has no computer" in refused.response.content
     removed = await alice.slash(channel, "table remove-computer", number=3)
-    assert "Computer 3 (basic) left seat 3" in removed.response.content
+    assert "Computer 3 (easy) left seat 3" in removed.response.content
     assert table.seats[2] is None
     handed = await alice.slash(channel, "table host", member=bob)
     assert handed.ephemeral and "bob is the host now" in handed.response.content

@@ -77,8 +77,8 @@ async def open_pitch_table(env: Any, channel: Any, alice: Any, bob: Any, *, time
     lobby = channel.last_message
     r = await bob.click(lobby, label="Join")
     assert r.ephemeral and "seat 2" in r.response.content
-    await alice.click(lobby, label="Add computer (basic)")
-    await alice.click(lobby, label="Add computer (basic)")
+    await alice.click(lobby, label="Add computer (easy)")
+    await alice.click(lobby, label="Add computer (easy)")
     r = await alice.click(lobby, label="Start")
     assert r.ephemeral
     return table_of(env.bot, channel.id)

@@ -73,7 +73,7 @@ async def test_two_tables_in_two_threads_of_one_channel_play_at_once(club: Any) 
         assert table.channel_id == thread.id and table.host_id == person.id
         assert person.id in env.backend.channels[thread.id].thread_members
         lobby = message_by_id(thread, table.message_id)
-        await person.click(lobby, label="Add computer (basic)")
+        await person.click(lobby, label="Add computer (easy)")
         await person.click(lobby, label="Start")
         tables.append((table, thread, person))
     # Joining from the channel's line is refused once the game has started.
@@ -155,7 +155,7 @@ async def test_a_table_in_a_thread_survives_a_restart(club: Any, settings: Any) 
     thread, _ = await open_in_thread(env, channel, alice, game="pitch", players=2)
     table = table_of(env.bot, thread.id)
     lobby = message_by_id(thread, table.message_id)
-    await alice.click(lobby, label="Add computer (basic)")
+    await alice.click(lobby, label="Add computer (easy)")
     await alice.click(lobby, label="Start")
     before, message_id = table.game.to_json(), table.message_id
     await env.bot.tables.shutdown()

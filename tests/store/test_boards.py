@@ -193,7 +193,7 @@ async def test_export_csv(store):
         "won",
     ]
     assert rows[0]["user_id"] == "1" and rows[0]["score"] == "-3" and rows[0]["won"] == "0"
-    assert rows[1]["user_id"] == "" and rows[1]["player"] == "computer (basic)" and rows[1]["won"] == "1"
+    assert rows[1]["user_id"] == "" and rows[1]["player"] == "Computer (easy)" and rows[1]["won"] == "1"
     assert rows[2]["player"].startswith("'=")  # no spreadsheet formula
     assert rows[3]["player"] == "Bo, Jr." and (rows[3]["seat"], rows[3]["side"]) == ("2", "2")
     assert {row["league_id"] for row in rows} == {str(league.id)}

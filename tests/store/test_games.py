@@ -125,3 +125,14 @@ async def test_unfinished_and_in_channel(store):
     assert (await store.games.load(ended)).status == "ended"
     with pytest.raises(GameNotFound):
         await store.games.load(4242)
+
+
+async def test_a_tables_hint_switch_is_stored_and_defaults_to_on(store):
+    game_id = await store_game(store, 1, [human(1), None], status="lobby")
+    assert (await store.games.load(game_id)).hints is True
+    await store.games.update(game_id, hints=False)
+    assert (await store.games.load(game_id)).hints is False
+    await store.games.update(game_id, seats=[human(1), human(2)])  # other changes leave it alone
+    assert (await store.games.load(game_id)).hints is False
+    with pytest.raises(StoreError, match="hints must be True or False"):
+        await store.games.update(game_id, hints=1)  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ async def test_recent_games_are_newest_first_with_partners_and_opponents(store: 
     assert [g.game_id for g in games] == [second, first]
     newest, oldest = games
     assert not newest.won and newest.seat == 0
-    assert [s.name for s in newest.opponents()] == ["Computer (basic)"]
+    assert [s.name for s in newest.opponents()] == ["Computer (easy)"]
     assert oldest.won and [s.user_id for s in oldest.partners()] == [11]
     assert [s.user_id for s in oldest.opponents()] == [20, 21]
     assert [s.name for s in oldest.seats] == ["player10", "player20", "player11", "player21"]

@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot.store.ratings import default_rating, ordinal, rate
+from bot.store.ratings import (
+    computer_player,
+    computer_player_name,
+    default_rating,
+    ordinal,
+    rate,
+    rated_players,
+)
 from bot.store.records import SeatResult
 
 MU, SIGMA = default_rating()
@@ -78,3 +85,65 @@ def test_fewer_than_two_sides_or_no_humans_change_nothing() -> None:
 
 def test_a_new_player_starts_at_ordinal_zero() -> None:
     assert ordinal(default_rating()) == pytest.approx(0.0)
+
+
+# ----- computer levels rated as one player each ------------------------------------------------------
+def test_rated_players_are_people_and_in_rated_games_each_computer_level_once() -> None:
+    results = [
+        SeatResult(0, 7, 0, 0, 1),
+        SeatResult(1, None, 1, 0, 2, level="hard"),
+        SeatResult(2, 8, 0, 0, 1),
+        SeatResult(3, None, 1, 0, 2, level="hard"),
+        SeatResult(4, None, 2, 0, 3, level="basic"),
+        SeatResult(5, None, 3, 0, 4),  # a computer of no known level: never rated
+    ]
+    hard, easy = computer_player("hard"), computer_player("basic")
+    assert rated_players(results, rated=True) == [7, 8, hard, easy]
+    assert rated_players(results, rated=False) == [7, 8]
+    computers_only = [r for r in results if r.user_id is None]
+    assert rated_players(computers_only, rated=True) == []
+    assert computer_player_name(hard) == "Computer (hard)" and computer_player_name(easy) == "Computer (easy)"
+    assert computer_player_name(7) is None and computer_player(None) is None
+
+
+def test_a_computer_level_moves_like_a_player_and_partners_of_one_level_count_once() -> None:
+    hard = computer_player("hard")
+    assert hard is not None
+    results = [
+        SeatResult(0, 1, 0, 0, 2),
+        SeatResult(1, None, 1, 0, 1, level="hard"),
+        SeatResult(2, 2, 0, 0, 2),
+        SeatResult(3, None, 1, 0, 1, level="hard"),
+    ]
+    before = {1: (MU, SIGMA), 2: (MU, SIGMA), hard: (MU, SIGMA)}
+    after = rate(before, results, rated=True)
+    assert after[hard][0] > MU > after[1][0] and after[hard][1] < SIGMA
+    # Both "hard" seats are one team, so each seat got the same update, and the mean is that.
+    model = PlackettLuce()
+    teams = [[model.rating(), model.rating()], [model.rating(), model.rating()]]
+    (_, (seat1, seat3)) = model.rate(teams, ranks=[2.0, 1.0])
+    assert after[hard] == pytest.approx((seat1.mu, seat1.sigma)) and seat1.mu == seat3.mu
+    assert rate(before, results, rated=False) == before
+
+
+def test_a_level_seated_on_winning_and_losing_sides_gets_the_mean_of_its_seats() -> None:
+    hard = computer_player("hard")
+    assert hard is not None
+    results = [
+        SeatResult(0, 1, 0, 0, 2),
+        SeatResult(1, None, 1, 0, 1, level="hard"),
+        SeatResult(2, None, 2, 0, 3, level="hard"),
+    ]
+    before = {1: (MU, SIGMA), hard: (MU, SIGMA)}
+    after = rate(before, results, rated=True)
+    model = PlackettLuce()
+    per_seat = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[2.0, 1.0, 3.0])
+    assert after[hard][0] == pytest.approx((per_seat[1][0].mu + per_seat[2][0].mu) / 2)
+    assert after[hard][1] == pytest.approx((per_seat[1][0].sigma + per_seat[2][0].sigma) / 2)
+    assert after[1][0] == pytest.approx(per_seat[0][0].mu)
+
+
+def test_a_computer_seat_not_in_before_plays_at_the_default_rating_and_does_not_move() -> None:
+    results = [SeatResult(0, 1, 0, 0, 1), SeatResult(1, None, 1, 0, 2, level="hard")]
+    after = rate({1: (MU, SIGMA)}, results, rated=True)
+    assert after.keys() == {1}

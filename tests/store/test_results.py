@@ -7,7 +7,8 @@ import sqlite3
 import pytest
 
 from bot.store import GameNotFound, SeatResult, StoreError, Tx
-from tests.store.helpers import count, human, play_game, query, rating_of
+from bot.store.ratings import computer_player
+from tests.store.helpers import computer, count, human, play_game, query, rating_of
 from tests.store.helpers import new_game as store_game
 
 
@@ -141,3 +142,47 @@ async def test_ratings_are_per_family(store):
     assert (await rating_of(store, 1, 1, "pitch"))[0] > 25 > (await rating_of(store, 1, 1, "pinochle"))[0]
     stats = await store.boards.player_stats(1, 1)
     assert sorted(r.family for r in stats.ratings) == ["pinochle", "pitch"]
+
+
+async def test_a_rated_game_rates_each_computer_level_as_one_player(store):
+    hard, easy = computer_player("hard"), computer_player("basic")
+    seats = [human(1), computer("hard"), human(2), computer("hard")]
+    game_id = await store_game(store, 1, seats)
+    results = [
+        SeatResult(0, 1, 0, 5, 2),
+        SeatResult(1, None, 1, 11, 1, level="hard"),
+        SeatResult(2, 2, 0, 5, 2),
+        SeatResult(3, None, 1, 11, 1, level="hard"),
+    ]
+    assert await store.results.finish(game_id, guild_id=1, family="pitch", results=results, rated=True)
+    mu, sigma, games, wins = await rating_of(store, 1, hard)
+    assert mu > 25 and sigma < 25 / 3 and (games, wins) == (1, 1)  # one player, one game, one win
+    assert (await rating_of(store, 1, 1))[0] < 25
+    history = await query(store, "SELECT user_id, rated FROM rating_history WHERE game_id = ?", (game_id,))
+    assert sorted(tuple(row) for row in history) == [(hard, 1), (1, 1), (2, 1)]
+    # Results keep a computer seat without a user id: league standings and /stats list people only.
+    assert (await query(store, "SELECT COUNT(*) FROM results WHERE user_id IS NULL"))[0][0] == 2
+    board = await store.boards.page(1)
+    assert board[0].user_id == hard and {row.user_id for row in board} == {hard, 1, 2}
+    # An unrated game (the guild does not rate computer games) leaves the levels' players alone.
+    game_id = await store_game(store, 1, [human(1), computer("basic")])
+    unrated = [SeatResult(0, 1, 0, 11, 1), SeatResult(1, None, 1, 5, 2, level="basic")]
+    assert await store.results.finish(game_id, guild_id=1, family="pitch", results=unrated, rated=False)
+    assert await rating_of(store, 1, easy) == ()
+    assert (await rating_of(store, 1, hard))[2] == 1
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"seat": 0, "user_id": -2, "side": 0, "score": 1, "place": 1},  # a computer level's id as a person
+        {"seat": 0, "user_id": 5, "side": 0, "score": 1, "place": 1, "level": "hard"},  # a person, a level
+        {"seat": 0, "user_id": None, "side": 0, "score": 1, "place": 1, "level": 3},
+    ],
+)
+async def test_a_seat_result_mixing_people_and_computer_levels_is_refused(store, bad):
+    game_id = await store_game(store, 1, [human(5), computer()])
+    other = {"seat": 1, "user_id": None, "side": 1, "score": 0, "place": 2}
+    with pytest.raises(StoreError, match="bad result"):
+        await store.results.finish(game_id, guild_id=1, family="pitch", results=[bad, other], rated=True)
+    assert await count(store, "results") == 0

@@ -393,6 +393,17 @@ class PinochleGame(Game):
         """After a trick is taken (``winner``, worth ``value``): the deal's end when hands are
         empty, two-hand's meld turn, … (the events it adds)."""
 
+    # ----- search (read-only accessors for sampled worlds: see ``Game.hand``) ------------------
+    def winning_play(self) -> tuple[int, Card] | None:
+        card = self.win_card
+        return None if card is None or not self.trick else (self.win_seat, card)
+
+    def declarer(self) -> int | None:
+        return getattr(self, "bidder", None)
+
+    def deal_points(self) -> list[int]:
+        return self.taken[:]
+
     # ----- the match ------------------------------------------------------------------------
     def finish(self, outcome: Outcome) -> list[Event]:
         self.outcome = outcome

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar
 
 from bot.engine.actions import (
@@ -30,6 +31,7 @@ from bot.engine.pinochle.common import (
     codes,
     meld_json,
 )
+from bot.engine.pinochle.worlds import redeal_partnership
 from bot.engine.prose import rules_prose
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -363,6 +365,10 @@ class PartnershipBase(PinochleGame):
                 name = f"{self.side_name(side)}{' (' + why.strip(',') + ')' if why else ''}"
                 return self.win([side], f"{name} reached {self.target}")
         return None
+
+    # ----- search ---------------------------------------------------------------------------
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        redeal_partnership(self, seat, rng)
 
     # ----- explanations ---------------------------------------------------------------------
     def explain_illegal(self, seat: int, action: Action) -> str:

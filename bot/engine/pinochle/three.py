@@ -3,6 +3,7 @@ with the dealer forced to 250, burying, and settlement in chips with the kitty."
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.engine.actions import CONCEDE, PASS, Action, Kind, bid_action, card_actions, trump_action
@@ -18,6 +19,7 @@ from bot.engine.pinochle.common import (
     codes,
     meld_json,
 )
+from bot.engine.pinochle.worlds import redeal_three_hand
 from bot.engine.prose import rules_prose
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -228,6 +230,10 @@ class ThreeHand(PinochleGame):
         self.taken[winner] += LAST_TRICK
         self.last_trick_side = winner
         return self.settle()
+
+    # ----- search ---------------------------------------------------------------------------
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        redeal_three_hand(self, seat, rng)
 
     # ----- settlement -----------------------------------------------------------------------
     def bidder_points(self) -> tuple[int, int]:

@@ -3,6 +3,7 @@ combination after each won trick onto the table, the dix, the playoff and declar
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +33,7 @@ from bot.engine.pinochle.common import (
     PinochleGame,
     codes,
 )
+from bot.engine.pinochle.worlds import redeal_two_hand
 from bot.engine.prose import rules_prose
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -98,6 +100,10 @@ class TwoHand(PinochleGame):
         self.meld_opts: list[Action] = []  # what the trick's winner may still meld this turn
         self.exchanged = False
         self.drew: list[Card | None] = [None, None]  # each seat's last card from the stock
+        self.took_turned: list[list[Card]] = [
+            [],
+            [],
+        ]  # the turned card, taken in sight of both (dix exchange)
         self.reset_trick_state(elder)
         self.phase = _PLAYING
         events: list[Event] = []
@@ -242,6 +248,7 @@ class TwoHand(PinochleGame):
         hand.append(self.turned)
         hand.sort(key=SORT_KEY.__getitem__)
         took = self.turned
+        self.took_turned[seat].append(took)
         self.turned = self.dix
         self.exchanged = True
         events: list[Event] = [{"type": "exchange", "seat": seat, "gave": self.dix.code, "took": took.code}]
@@ -282,6 +289,10 @@ class TwoHand(PinochleGame):
             self.start_strict_play()
             events.append({"type": "playoff", "leader": winner})
         return events
+
+    # ----- search ---------------------------------------------------------------------------
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        redeal_two_hand(self, seat, rng)
 
     # ----- scoring --------------------------------------------------------------------------
     def score_deal(self) -> list[Event]:

@@ -15,6 +15,7 @@ from bot.engine.game import Game, Outcome
 from bot.engine.options import OptionSpec
 from bot.engine.pitch.trumps import STRENGTH, TrumpRules, Trumps
 from bot.engine.pitch.trumps import trick_winner as extra_trick_winner
+from bot.engine.pitch.worlds import redeal_pitch
 from bot.engine.tricks import has_suit, sort_hand, trick_winner
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -51,6 +52,8 @@ class PitchBase(Game):
     family: ClassVar[str] = "pitch"
     min_bid: int
     max_bid: int
+    first_lead_trump: ClassVar[bool] = False
+    """Whether the deal's first lead must be a trump while the pitcher holds one."""
     quiet_options: ClassVar[dict[str, Any]] = {}
     """Options added after the variant's first games, left out of ``options`` (and so of stored
     records and golden files) while they have this value."""
@@ -511,6 +514,33 @@ class PitchBase(Game):
 
     def win(self, side: int, reason: str) -> Outcome:
         return Outcome((side,), self.sides[side], tuple(self.scores), reason)
+
+    # ----- search (read-only accessors for sampled worlds: see ``Game.hand``) ------------------
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        redeal_pitch(self, seat, rng)
+
+    def led_suit(self) -> Suit | None:
+        if not self.trick:
+            return None
+        card = self.trick[0][1]
+        return self.trumps.suit_of(card) if self.trumps is not None else card.suit
+
+    def is_trump(self, card: Card) -> bool:
+        return self.trumps is not None and card in self.trumps.power
+
+    def winning_play(self) -> tuple[int, Card] | None:
+        plays = self.trick
+        if not plays:
+            return None
+        if self.extra and self.trumps is not None:
+            return plays[extra_trick_winner(plays, self.trumps)]
+        return plays[trick_winner(plays, self.trump, STRENGTH)]
+
+    def declarer(self) -> int | None:
+        return self.pitcher
+
+    def deal_points(self) -> list[int]:
+        return [game_points(cards) for cards in self.taken]
 
     # ----- views ----------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:

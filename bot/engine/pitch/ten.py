@@ -45,6 +45,7 @@ class TenPointPitch(PitchBase):
         DEAL_LIMIT,
     )  # fmt: skip
     rules_text = rules_prose("pitch-10")
+    first_lead_trump = True
 
     @classmethod
     def trump_rules_for(cls, options: dict[str, Any]) -> TrumpRules:

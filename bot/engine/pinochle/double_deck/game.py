@@ -4,6 +4,7 @@ is ``bot.engine.meld`` (types I, II, III)."""
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -26,6 +27,7 @@ from bot.engine.pinochle.common import (
 )
 from bot.engine.pinochle.double_deck import explain
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
+from bot.engine.pinochle.double_deck.worlds import redeal_double_deck
 from bot.engine.views import ThrowInOfferJSON
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -482,6 +484,10 @@ class DoubleDeck(PinochleGame):
 
     def counted_meld(self, side: int) -> int:
         return self.side_meld[side] if self.laid[side] else 0
+
+    # ----- search ---------------------------------------------------------------------------
+    def redeal_unseen(self, seat: int, rng: random.Random) -> None:
+        redeal_double_deck(self, seat, rng)
 
     # ----- giving up and scoring ------------------------------------------------------------
     def is_short(self) -> bool:

@@ -1,0 +1,26 @@
+"""The ``hard`` computer level for every game family: determinized search (``HardPlayer``) and the
+advice behind ``/hint`` (``HardPlayer.advise``)."""
+
+from collections.abc import Callable
+
+from bot.ai.base import register_level
+from bot.ai.hard.player import DEFAULT_BUDGET, Advice, HardPlayer
+
+FAMILIES = ("pitch", "pinochle", "double-deck")
+
+
+def _factory(family: str) -> Callable[[int | None], HardPlayer]:
+    def make(seed: int | None) -> HardPlayer:
+        return HardPlayer(seed, family=family)
+
+    return make
+
+
+def register() -> None:
+    """Add ``hard`` to every family's levels (called by ``bot.ai`` after the basic levels, so that
+    the levels stay listed weakest first)."""
+    for family in FAMILIES:
+        register_level(family, "hard", _factory(family))
+
+
+__all__ = ["DEFAULT_BUDGET", "FAMILIES", "Advice", "HardPlayer", "register"]

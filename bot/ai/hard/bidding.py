@@ -1,0 +1,217 @@
+"""The auction by simulation.
+
+Short ladders (pitch: a handful of bids, one round): every bid and passing are tried in the same
+sampled worlds, the rest of the auction and the play left to the fast policy.
+
+Long ladders (pinochle: 100-1000 in tens, double-deck's ladders): the hand's worth as declarer is
+measured by playing sampled worlds out with this seat taking the contract, which gives, for every
+bid, the chance of making it and the deal margin it would bring; passing is measured by playing the
+same worlds out with this seat passing. The seat bids while some bid beats passing, jumping straight
+to the highest bid it makes almost always (no one-step raise wars), and keeps to what it would
+play. A partner's bid is respected because passing then leaves the partner's contract, which the
+pass rollouts play out; the partner is not counted on to bid for the seat (``PartnersPass``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import mean
+
+from bot.ai.hard.reasons import bid_reason, describe
+from bot.ai.hard.rollout import DealResult, Policy, margin, play_out
+from bot.ai.hard.search import Context, best
+from bot.engine import Action, Game, Kind, Rank, Suit
+
+SHORT_LADDER = 6
+"""A ladder this short is tried bid by bid."""
+SAFE = 0.85
+"""The share of sampled deals a jump bid must be made in."""
+CONTRACT_STEPS = 400
+"""Actions a forced auction may take at most (a safety net)."""
+
+
+@dataclass
+class Contract:
+    """What the seat's side took as declarer in one sampled world, and what the others took."""
+
+    taken: int
+    others: float
+
+
+def choose_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
+    """The bid (or pass) for ``ctx.seat`` now, and why."""
+    bids = sorted((a for a in options if a.kind is Kind.BID), key=lambda a: a.amount or 0)
+    passes = [a for a in options if a.kind is Kind.PASS]
+    # Conceding (three-hand's forced bid) is weighed like a call; telling meld changes no deal.
+    others = [a for a in options if a.kind not in (Kind.BID, Kind.PASS, Kind.TELL_MELD)]
+    if len(bids) <= SHORT_LADDER or not passes or others:
+        candidates = passes + bids[:SHORT_LADDER] + others
+        if len(candidates) == 1:
+            return candidates[0], f"{describe(candidates[0])} — the only sensible call"
+        tallies = ctx.search(candidates, policy=PartnersPass(ctx.policy, partners(ctx.game, ctx.seat)))
+        chosen = best(tallies)
+        return chosen.action, bid_reason(chosen, tallies)
+    return ladder_bid(ctx, bids, passes[0])
+
+
+def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[Action, str]:
+    """A long ladder: declarer rollouts against pass rollouts in the same worlds."""
+    by_suit: dict[Suit | None, list[Contract]] = {}
+    passing: list[float] = []
+    quiet = PartnersPass(ctx.policy, partners(ctx.game, ctx.seat))
+    lowest = bids[0]
+    for done in range(ctx.samples):
+        if ctx.clock.expired() and done:
+            break
+        world = ctx.sample()
+        declaring = world.copy()
+        if take_contract(declaring, ctx.seat, lowest):
+            for suit, contract in declarer_results(declaring, ctx.seat, ctx.policy).items():
+                by_suit.setdefault(suit, []).append(contract)
+        if ctx.clock.expired() and done:
+            break
+        declined = world.copy()
+        declined.apply(ctx.seat, pass_action)
+        passing.append(margin(play_out(declined, quiet).changes, ctx.side))
+    if not by_suit:
+        return pass_action, "pass — no sampled deal let this hand take the contract"
+    # The trump the seat would name: the best on average over the worlds (not world by world).
+    contracts = max(by_suit.values(), key=lambda found: (len(found), mean(c.taken - c.others for c in found)))
+    pass_value = mean(passing)
+    chips = ctx.view.get("chip_table")
+    values = {bid: contract_value(contracts, bid.amount or 0, chips) for bid in bids}
+    worth = [bid for bid in bids if values[bid] > pass_value]
+    if not worth:
+        made = share_made(contracts, lowest.amount or 0)
+        return pass_action, (
+            f"pass — bidding {lowest.amount} is made {made:.0%} of {len(contracts)} sampled deals,"
+            f" {values[lowest]:+.0f} a deal against {pass_value:+.0f} for passing"
+        )
+    top = worth[-1]
+    if chips:
+        chosen = max(worth, key=lambda bid: values[bid])
+    else:
+        safe = [bid for bid in worth if share_made(contracts, bid.amount or 0) >= SAFE]
+        chosen = safe[-1] if safe else worth[0]
+    made = share_made(contracts, chosen.amount or 0)
+    return chosen, (
+        f"{describe(chosen)} — made {made:.0%} of {len(contracts)} sampled deals,"
+        f" {values[chosen]:+.0f} a deal against {pass_value:+.0f} for passing (would go to {top.amount})"
+    )
+
+
+class PartnersPass:
+    """The fast policy, but the seat's partners pass in the rest of the auction: the seat does not
+    count on a partner to bid for it (a partner who searches reasons the same way and would pass
+    too), so it bids whenever its own contract beats leaving the auction to the others."""
+
+    def __init__(self, policy: Policy, quiet: frozenset[int]) -> None:
+        self.policy = policy
+        self.quiet = quiet
+
+    def __call__(self, world: Game, seat: int, legal: list[Action]) -> Action:
+        if seat in self.quiet and legal[0].kind is Kind.PASS and len(legal) > 1 and legal[1].kind is Kind.BID:
+            return legal[0]
+        return self.policy(world, seat, legal)
+
+
+def partners(game: Game, seat: int) -> frozenset[int]:
+    side = game.side_of[seat]
+    return frozenset(s for s in game.sides[side] if s != seat)
+
+
+def take_contract(world: Game, seat: int, bid: Action) -> bool:
+    """Drive ``world``'s auction so that ``seat`` takes the contract at ``bid`` (the lowest it may)
+    with everyone else passing; whether it holds it and the deal goes on."""
+    side = world.side_of[seat]
+    deal = world.deal_no
+    for _ in range(CONTRACT_STEPS):
+        if not world.to_act:
+            break
+        actor = world.to_act[0]
+        legal = world.legal_actions(actor)
+        if not any(a.kind is Kind.BID for a in legal) or world.deal_no != deal:
+            break
+        if actor == seat:
+            action = bid if bid in legal else min_bid(legal)
+        else:
+            action = next((a for a in legal if a.kind is Kind.PASS), min_bid(legal))
+        world.apply(actor, action)
+    bidder = getattr(world, "bidder", None)
+    # A hand given up at once (e.g. no marriage to name trump) is not a contract to weigh.
+    return (
+        bidder is not None
+        and world.side_of[bidder] == side
+        and world.outcome is None
+        and world.deal_no == deal
+    )
+
+
+TRUMPS_TRIED = 2
+"""Trump suits the declarer rollouts try (the longest in the hand)."""
+
+
+def declarer_results(world: Game, seat: int, policy: Policy) -> dict[Suit | None, Contract]:
+    """Play a contract ``seat`` holds out once per likely trump suit (the rollouts would name one
+    by the fast policy; the seat itself names the best): what its side took with each."""
+    side = world.side_of[seat]
+    deal = world.deal_no
+    for _ in range(CONTRACT_STEPS):  # the widow, an ask or a pass may come before trump
+        if world.outcome is not None or world.deal_no != deal or not world.to_act:
+            return {}
+        actor = world.to_act[0]
+        legal = world.legal_actions(actor)
+        if actor == seat and legal[0].kind is Kind.TRUMP:
+            break
+        if legal[0].kind is Kind.PLAY:
+            contract = contract_of(play_out(world, policy), side)
+            return {None: contract} if contract is not None else {}
+        world.apply(actor, policy(world, actor, legal))
+    else:
+        return {}
+    hand = world.hand(seat)
+    suits = [a for a in legal if a.kind is Kind.TRUMP and a.suit is not None]
+    suits.sort(key=lambda a: -sum(2 + (c.rank is Rank.ACE) for c in hand if c.suit is a.suit))
+    out: dict[Suit | None, Contract] = {}
+    for action in suits[:TRUMPS_TRIED]:
+        branch = world.copy()
+        branch.apply(seat, action)
+        contract = contract_of(play_out(branch, policy), side)
+        if contract is not None:
+            out[action.suit] = contract
+    return out
+
+
+def min_bid(legal: list[Action]) -> Action:
+    bids = [a for a in legal if a.kind is Kind.BID]
+    return min(bids, key=lambda a: a.amount or 0) if bids else legal[0]
+
+
+def contract_of(result: DealResult, side: int) -> Contract | None:
+    """What the declaring ``side`` took in a played-out deal (meld and counters as scored)."""
+    summary = result.summary
+    if summary is None:
+        return None
+    changes = result.changes
+    others = [change for s, change in enumerate(changes) if s != side]
+    other = mean(others) if others else 0.0
+    if "chips" in summary:  # three-hand: the bidder's meld and counters
+        return Contract(int(summary["meld"] or 0) + int(summary["counters"] or 0), 0.0)
+    meld = summary.get("meld") or [0] * len(changes)
+    counted = summary.get("counted") or summary.get("counters") or [0] * len(changes)
+    won = summary.get("tricks_won") or [1] * len(changes)
+    taken = (meld[side] if won[side] else 0) + counted[side]
+    return Contract(int(taken), other)
+
+
+def share_made(contracts: list[Contract], amount: int) -> float:
+    return sum(1 for c in contracts if c.taken >= amount) / len(contracts)
+
+
+def contract_value(contracts: list[Contract], amount: int, chips: list[int] | None) -> float:
+    """The mean deal margin of a contract at ``amount`` over the sampled deals."""
+    if chips:
+        band = chips[max(0, min(len(chips) - 1, (amount - 300) // 50))]
+        # Three-hand: made, +3 chips a bid band from the other two (margin 4); set, twice that lost.
+        return mean(4 * band if c.taken >= amount else -8 * band for c in contracts)
+    return mean((c.taken if c.taken >= amount else -amount) - c.others for c in contracts)

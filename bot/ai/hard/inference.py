@@ -1,0 +1,138 @@
+"""Inference from the auction: sampled worlds in which the other seats' hands fit their calls.
+
+The engine's sampler keeps every world consistent with what was seen (meld shown, voids, passed
+cards) but a bid is a statement about a hand, not a card: a seat that bid 300 rarely holds a hand
+worth 150. Of a few sampled worlds the one whose hands fit the calls best is kept (a pinochle hand's
+worth: its best meld plus its aces and trump length, on the scale of the bids), which is cheap and
+moves the worlds the right way without demanding a formula the other players share.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai.hard.worlds import sample_world
+from bot.engine import Card, Game, Rank, Suit
+from bot.engine.meld import meld_total
+from bot.engine.pinochle.common import PinochleGame
+from bot.engine.pitch import PitchBase
+
+TRIES = 6
+"""Worlds sampled per world kept."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """What a seat's calls say about its hand: worth at least ``low``, at most ``high``."""
+
+    seat: int
+    low: float
+    high: float
+
+
+def calls(view: dict[str, Any], seat: int, step: int, first: float) -> list[Call]:
+    """The bounds the auction so far puts on each other seat's hand worth (bid units)."""
+    side_of = {s: i for i, members in enumerate(view["sides"]) for s in members}
+    low: dict[int, float] = {}
+    high: dict[int, float] = {}
+    top = 0
+    holder: int | None = None
+    for entry in view.get("bids") or ():
+        who, amount = entry["seat"], entry["amount"]
+        if amount is None:
+            # It passed when bidding cost ``top + step`` (leaving a partner's bid says nothing).
+            if who not in high and (holder is None or side_of[holder] != side_of[who]):
+                high[who] = top + step if top else first
+        else:
+            low[who] = amount
+            top, holder = amount, who
+    return [
+        Call(s, low.get(s, float("-inf")), high.get(s, float("inf")))
+        for s in sorted(set(low) | set(high))
+        if s != seat
+    ]
+
+
+class HandWorth:
+    """A pinochle hand's rough worth as declarer, in bid units (meld plus tricks plus a base share)."""
+
+    def __init__(self, game: PinochleGame) -> None:
+        self.table = game.meld_table_for(game.options)
+        scale = int(getattr(game, "scale", 1))
+        self.unit = scale
+        self.base: float
+        self.ace: float
+        if game.family == "double-deck":
+            self.base, self.ace = 35 * scale, 1.5 * scale
+        elif game.players == 3:
+            self.base, self.ace = 110.0, 10.0
+        else:
+            self.base, self.ace = 90.0, 10.0
+
+    def __call__(self, hand: list[Card]) -> float:
+        best = 0.0
+        aces = sum(1 for c in hand if c.rank is Rank.ACE)
+        for suit in Suit:
+            length = sum(1 for c in hand if c.suit is suit)
+            value = meld_total(hand, suit, self.table) + 4 * self.ace * max(0, length - len(hand) // 4 - 1)
+            best = max(best, value)
+        return best + self.ace * aces + self.base
+
+
+PITCH_TOP = {Rank.ACE: 1.0, Rank.KING: 0.6, Rank.QUEEN: 0.35}
+"""A pitch hand's chance at High by its top trump (roughly)."""
+PITCH_LOW = {Rank.TWO: 0.7, Rank.THREE: 0.5, Rank.FOUR: 0.3}
+"""... and at Low by its bottom trump."""
+
+
+class PitchWorth:
+    """A pitch hand's rough worth in points as pitcher (its best suit: top trumps for High, the
+    jack, a low trump for Low, length for Game), on the scale of the bids."""
+
+    def __call__(self, hand: list[Card]) -> float:
+        best = 0.0
+        for suit in Suit:
+            trumps = [c for c in hand if c.suit is suit and not c.is_joker]
+            if not trumps:
+                continue
+            value = max(PITCH_TOP.get(c.rank, 0.1) for c in trumps)
+            value += max(PITCH_LOW.get(c.rank, 0.0) for c in trumps)
+            value += 0.8 * any(c.rank is Rank.JACK for c in trumps) + 0.2 * len(trumps) + 0.2
+            best = max(best, value)
+        return best
+
+
+def sample_fitting(
+    game: Game, seat: int, view: dict[str, Any], rng: random.Random, expired: Callable[[], bool]
+) -> Game:
+    """A sampled world whose other hands fit the auction's calls as well as ``TRIES`` allow (fewer
+    once ``expired()``)."""
+    worth: Any
+    if isinstance(game, PinochleGame) and view.get("phase") in ("bidding", "forced"):
+        step = 10 if game.family != "double-deck" else int(getattr(game, "scale", 1))
+        first = float(view.get("min_bid") or (300 if game.players == 3 else 100))
+        worth = HandWorth(game)
+    elif isinstance(game, PitchBase) and not view.get("widow_size"):
+        step, first, worth = 1, float(game.min_bid), PitchWorth()
+    else:
+        return sample_world(game, seat, rng)
+    bounds = calls(view, seat, step, first)
+    if not bounds:
+        return sample_world(game, seat, rng)
+    best_world: Game | None = None
+    best_miss = float("inf")
+    for _ in range(TRIES):
+        world = sample_world(game, seat, rng)
+        miss = 0.0
+        for call in bounds:
+            value = worth(world.hand(call.seat))
+            miss += max(0.0, call.low - value) + max(0.0, value - call.high)
+        if miss < best_miss:
+            best_world, best_miss = world, miss
+        if miss == 0 or expired():
+            break
+    assert best_world is not None
+    return best_world

@@ -1,0 +1,174 @@
+"""The ``hard`` computer level: determinized search over sampled worlds for every decision.
+
+Card play, trump, passing, burying, meld turns and give-ups try each candidate in the same sampled
+worlds and play them out with the fast policy (``search``); the auction estimates what each bid is
+worth the same way (``bidding``). The player sees only what its seat may see: ``game.view(seat)``,
+``game.legal_actions(seat)`` and worlds from ``game.sample_world(seat, rng)``.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai.base import Player, make_player
+from bot.ai.hard.bidding import choose_bid
+from bot.ai.hard.policy import RolloutPolicy
+from bot.ai.hard.reasons import describe, play_reason
+from bot.ai.hard.search import Clock, Context, Evaluator, best
+from bot.ai.hard.similar import distinct_plays
+from bot.ai.hard.worlds import sample_world
+from bot.engine import Action, EngineError, Game, Kind
+
+DEFAULT_BUDGET = 1.0
+"""Seconds a decision may take (never more than 10% over)."""
+CAPS: dict[str, tuple[int, int]] = {
+    "pitch": (48, 400),
+    "pinochle": (24, 180),
+    "pinochle-3": (12, 80),
+    "double-deck": (12, 100),
+}
+"""Per variant, else per family: sampled worlds per candidate at most, and rollouts per decision at
+most (fewer worlds per candidate when there are many candidates). Pitch deals are six tricks,
+cheap to play out, so pitch samples more; three-hand deals are long and a session has many."""
+DEFAULT_CAPS = (16, 120)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What ``hard`` would do now, and why in one line (naming no other seat's hidden card)."""
+
+    action: Action
+    reason: str
+
+
+class HardPlayer:
+    """Searches sampled worlds for every decision.
+
+    ``budget``: seconds per decision (the search stops in time to keep it); ``samples``: sampled
+    worlds per candidate at most; ``rollouts``: rollouts per decision at most (``CAPS`` by family
+    when not given). A decision is deterministic given the seed and the seat's view (its random
+    source is seeded from both), as long as the budget does not cut the search short.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        budget: float = DEFAULT_BUDGET,
+        samples: int | None = None,
+        rollouts: int | None = None,
+        family: str | None = None,
+    ) -> None:
+        if budget <= 0 or (samples is not None and samples < 1) or (rollouts is not None and rollouts < 1):
+            raise ValueError("budget must be positive and samples and rollouts at least 1")
+        self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
+        self.budget = budget
+        self.samples = samples
+        self.rollouts = rollouts
+        self.family = family
+        self._policies: dict[str, RolloutPolicy] = {}
+        self._basic: dict[str, Player] = {}
+
+    # ----- the player interface ------------------------------------------------------------
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """Without the game to sample from, decide as ``basic`` does (``decide`` calls
+        ``choose_for`` instead)."""
+        family = str(view.get("family") or self.family)
+        basic = self._basic.get(family)
+        if basic is None:
+            basic = self._basic[family] = make_player(family, "basic", self.seed)
+        return basic.choose(view, legal)
+
+    def choose_for(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        """``seat``'s move in ``game``, by search."""
+        return self.think(game, seat, legal).action
+
+    def advise(self, game: Game, seat: int) -> Advice:
+        """What this player would do for ``seat`` now, with a one-line reason (for hints). Raises
+        ``ValueError`` when the seat has nothing to do (not its turn, and declaring out, which a
+        seat may do out of turn, would not win)."""
+        legal = game.legal_actions(seat)
+        if seat not in game.to_act:
+            declare = [a for a in legal if a.kind is Kind.DECLARE_OUT]
+            legal = declare if declare and declaring_wins(game, seat, declare[0], self.seed) else []
+        if not legal:
+            raise ValueError(f"seat {seat + 1} has nothing to do now")
+        return self.think(game, seat, legal)
+
+    # ----- deciding ------------------------------------------------------------------------
+    def caps(self, game: Game) -> tuple[int, int]:
+        """Worlds per candidate and rollouts per decision at most for ``game`` (``CAPS`` unless
+        given to the constructor)."""
+        default = CAPS.get(game.name) or CAPS.get(game.family, DEFAULT_CAPS)
+        return (self.samples or default[0], self.rollouts or default[1])
+
+    def policy(self, family: str) -> RolloutPolicy:
+        found = self._policies.get(family)
+        if found is None:
+            found = self._policies[family] = RolloutPolicy(family)
+        return found
+
+    def think(self, game: Game, seat: int, legal: list[Action]) -> Advice:
+        # Thousands of short-lived world copies: a cyclic collection in the middle of a decision
+        # could cost a good share of its budget (they are freed by reference counting anyway).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self.search_now(game, seat, legal)
+        except EngineError:
+            # The engine found no world fitting what the seat saw (an engine fault): play on as
+            # basic would rather than stop the table.
+            action = self.choose(game.view(seat), legal) if len(legal) > 1 else legal[0]
+            return Advice(action, f"{describe(action)} — a rule of thumb (no deals could be sampled here)")
+        finally:
+            if collecting:
+                gc.enable()
+
+    def search_now(self, game: Game, seat: int, legal: list[Action]) -> Advice:
+        """``think`` itself."""
+        clock = Clock(self.budget)
+        view = game.view(seat)
+        rng = random.Random(f"{self.seed}/{zlib.crc32(repr(view).encode())}")
+        declare = [a for a in legal if a.kind is Kind.DECLARE_OUT]
+        if declare and declaring_wins(game, seat, declare[0], self.seed):
+            return Advice(declare[0], "declare out — your side's total reaches the target now")
+        options = [a for a in legal if a.kind is not Kind.DECLARE_OUT] or legal
+        if len(options) == 1:
+            return Advice(options[0], f"{describe(options[0])} — the only legal move")
+        candidates = distinct_plays(game, view, options)
+        if len(candidates) == 1:
+            return Advice(candidates[0], f"{describe(candidates[0])} — your legal cards are all equivalent")
+        ctx = Context(
+            game,
+            seat,
+            view,
+            self.policy(game.family),
+            Evaluator(game, seat, win_value(view)),
+            clock,
+            rng,
+            *self.caps(game),
+        )
+        if any(a.kind is Kind.BID for a in candidates):
+            action, reason = choose_bid(ctx, candidates)
+            return Advice(action, reason)
+        tallies = ctx.search(candidates)
+        chosen = best(tallies)
+        return Advice(chosen.action, play_reason(chosen, tallies, view))
+
+
+def declaring_wins(game: Game, seat: int, declare: Action, seed: int) -> bool:
+    """Whether declaring out now wins (what decides it is public: scores, meld, counters taken;
+    so any sampled world tells)."""
+    world = sample_world(game, seat, random.Random(seed))
+    world.apply(seat, declare)
+    return world.outcome is not None and game.side_of[seat] in world.outcome.winning_sides
+
+
+def win_value(view: dict[str, Any]) -> float:
+    """What ending the game with a win is worth beside a deal's points: half the target."""
+    target = view.get("target")
+    return target / 2 if isinstance(target, int) else 0.0

@@ -1,0 +1,393 @@
+"""The fast policy that plays out sampled worlds: ``basic``'s card play without views.
+
+In a sampled world every hand is a guess, so the policy reads the world's state directly (hands,
+the trick, trump) instead of building a view per card: a rollout costs the engine's steps and little
+more. Card play is this module's own (the same ideas as ``basic``: win cheaply when safe, give a
+partner's safe trick the counters, never throw a point card onto the other side's trick, lead sure
+winners and draw trumps); every other decision (the auction, trump, passing, burying, meld) is
+rare in a deal and goes to the family's ``basic`` player with a view.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from bot.ai.base import Player, make_player
+from bot.engine import Action, Card, Game, Kind, Rank, Suit
+from bot.engine.events import Phase
+from bot.engine.meld import count_meld, identify
+from bot.engine.pinochle.common import STRENGTH as PIN_STRENGTH
+from bot.engine.pinochle.common import SUIT_INDEX, PinochleGame
+from bot.engine.pinochle.two import TwoHand
+from bot.engine.pitch import GAME_VALUE, STRENGTH, PitchBase, Trumps
+
+_PLAY = Kind.PLAY
+_DECLARE = Kind.DECLARE_OUT
+_PLAY_PHASE = Phase.PLAY
+_PLAYOFF = Phase.PLAYOFF
+_MELD_PHASE = Phase.MELD
+
+
+class RolloutPolicy:
+    """``policy(world, seat, legal)`` for one game family (see ``rollout.play_out``)."""
+
+    def __init__(self, family: str) -> None:
+        self.family = family
+        self.basic: Player = make_player(family, "basic", seed=0)
+        self.plays: dict[type, CardPlay] = {}
+
+    def __call__(self, world: Game, seat: int, legal: list[Action]) -> Action:
+        last = legal[-1].kind
+        if last is _DECLARE:  # rollouts never declare out (the deal's end decides)
+            legal = legal[:-1] or legal
+            last = legal[-1].kind
+        if len(legal) == 1:
+            return legal[0]
+        if legal[0].kind is _PLAY:
+            if last is not _PLAY:  # rollouts play on: no concession, no throw-in
+                legal = [a for a in legal if a.kind is _PLAY]
+            play = self.plays.get(type(world))
+            if play is None:
+                play = self.plays[type(world)] = card_play_for(world)
+            chosen = play(world, seat, legal)
+            if chosen is not None:
+                return chosen
+        elif isinstance(world, TwoHand) and world.phase is _MELD_PHASE:
+            return two_hand_meld(world, seat, legal)
+        return self.basic.choose(world.view(seat), legal)
+
+
+CardPlay = Callable[[Any, int, list[Action]], Action | None]
+
+
+def card_play_for(world: Game) -> CardPlay:
+    """The fast card play for ``world``'s variant (None from it: ask ``basic``)."""
+    if isinstance(world, PinochleGame):
+        if world.name == "pinochle-2":
+            return _two_hand_play
+        return pinochle_play
+    if isinstance(world, PitchBase):
+        return _pitch_play_known
+    return lambda world, seat, legal: None
+
+
+def _two_hand_play(world: TwoHand, seat: int, legal: list[Action]) -> Action:
+    if world.phase is _PLAY_PHASE:
+        return stock_play(world, seat, legal)
+    return pinochle_play(world, seat, legal)
+
+
+def _pitch_play_known(world: PitchBase, seat: int, legal: list[Action]) -> Action | None:
+    """``pitch_play`` once trump is known (the pitch itself is ``basic``'s)."""
+    return pitch_play(world, seat, legal) if world.trumps is not None else None
+
+
+# ----- pinochle -----------------------------------------------------------------------------------
+def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
+    if card.suit is best.suit:
+        return PIN_STRENGTH[card] > PIN_STRENGTH[best]
+    return card.suit is trump
+
+
+def _out(world: PinochleGame, seat: int, index: int) -> tuple[int, int]:
+    """The strength of the highest card of suit ``index`` the other seats hold together, and how
+    many they hold (what ``seat`` knows is out, not who holds it)."""
+    by_suit = world.by_suit
+    top = count = 0
+    for base in range(index, len(by_suit), 4):
+        cards = by_suit[base]
+        if cards and base != seat * 4 + index:
+            count += len(cards)
+            strength = PIN_STRENGTH[cards[0]]
+            top = max(top, strength)
+    return top, count
+
+
+def _tops(world: PinochleGame, seat: int) -> list[int]:
+    """``_out``'s top strength for every suit at once."""
+    by_suit = world.by_suit
+    tops = [0, 0, 0, 0]
+    mine = seat * 4
+    for base in range(0, len(by_suit), 4):
+        if base == mine:
+            continue
+        for index in range(4):
+            cards = by_suit[base + index]
+            if cards:
+                strength = PIN_STRENGTH[cards[0]]
+                if strength > tops[index]:  # noqa: PLR1730  (max() is slower here)
+                    tops[index] = strength
+    return tops
+
+
+def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
+    """Trick play under the strict or crawl rules, from what ``seat`` could know: its hand, the
+    cards played, and which cards are still out (not who holds them)."""
+    cards = [action.cards[0] for action in legal]
+    trick = world.trick
+    trump = world.trump
+    trump_index = SUIT_INDEX[trump] if trump is not None else -1
+    points = world.points
+    if not trick:
+        return _action(legal, _pinochle_lead(world, seat, cards))
+    led = trick[0][1].suit
+    to_come = world.players - 1 - len(trick)
+    led_top, led_count = _out(world, seat, SUIT_INDEX[led])
+    trump_top = _out(world, seat, trump_index)[0] if trump_index >= 0 else 0
+
+    def holds(card: Card) -> bool:
+        """Whether ``card``, now winning, keeps the trick against every card still to come."""
+        if not to_come:
+            return True
+        if card.suit is trump:
+            return led is not trump or PIN_STRENGTH[card] >= trump_top
+        return PIN_STRENGTH[card] >= led_top and led_count >= to_come
+
+    best = world.win_card
+    assert best is not None
+    partner_winning = world.side_of[world.win_seat] == world.side_of[seat]
+    if partner_winning and (holds(best) if best.suit is not trump else PIN_STRENGTH[best] >= trump_top):
+        smear = max(cards, key=lambda c: (points[c] - (15 if c.suit is trump else 0), -PIN_STRENGTH[c]))
+        return _action(legal, smear)
+    winners = [c for c in cards if _beats(c, best, trump)]
+    if winners and not partner_winning:
+        if not to_come:
+            return _action(
+                legal, min(winners, key=lambda c: (c.suit is trump, points[c] < 10, PIN_STRENGTH[c]))
+            )
+        sure = [c for c in winners if holds(c)]
+        if sure and (sum(points[c] for _, c in trick) >= 4 or any(points[c] >= 10 for c in sure)):
+            return _action(legal, min(sure, key=lambda c: (c.suit is trump, PIN_STRENGTH[c])))
+    return _action(legal, min(cards, key=lambda c: (points[c], c.suit is trump, PIN_STRENGTH[c])))
+
+
+def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
+    trump = world.trump
+    points = world.points
+    tops = _tops(world, seat)
+    trumps = [c for c in cards if c.suit is trump]
+    if trumps and trump is not None:
+        trump_top, trump_count = _out(world, seat, SUIT_INDEX[trump])
+        top = trumps[0] if len(trumps) == 1 else max(trumps, key=PIN_STRENGTH.__getitem__)
+        bidder = getattr(world, "bidder", None)
+        ours = bidder is not None and world.side_of[bidder] == world.side_of[seat]
+        if trump_count and PIN_STRENGTH[top] >= trump_top and len(trumps) >= 3 and (ours or len(trumps) >= 5):
+            return top  # draw trumps with a sure winner
+    bosses = [c for c in cards if c.suit is not trump and PIN_STRENGTH[c] >= tops[SUIT_INDEX[c.suit]]]
+    if bosses:
+        return max(bosses, key=lambda c: (points[c], PIN_STRENGTH[c]))
+    plain = [c for c in cards if c.suit is not trump] or cards
+    length = [0, 0, 0, 0]
+    for card in plain:
+        length[SUIT_INDEX[card.suit]] += 1
+    return min(plain, key=lambda c: (points[c] >= 10, PIN_STRENGTH[c], -length[SUIT_INDEX[c.suit]]))
+
+
+def stock_play(world: TwoHand, seat: int, legal: list[Action]) -> Action:
+    """Two-hand's stock phase (no duty to follow): keep the cards of the meld the hand and table
+    make, win counters cheaply, and win tricks while meld waits to be laid (``basic``'s rules)."""
+    cards = [action.cards[0] for action in legal]
+    trump = world.trump
+    points = world.points
+    assert trump is not None
+    laid = [card for card, _ in world.laid[seat]]
+    meld = count_meld(world.hands[seat] + laid, trump, world.table_rules)
+    keep = Counter(meld.used_cards())
+    pending = meld.total > world.deal_meld[seat]
+
+    def cost(c: Card) -> float:
+        value = points[c] + (12 if c.suit is trump else 0) + 0.5 * PIN_STRENGTH[c]
+        if keep[c]:
+            value += 15 if c in laid else 25  # a card already scored on the table costs less
+        return value
+
+    trick = world.trick
+    if not trick:
+        return _action(legal, min(cards, key=cost))
+    led = trick[0][1]
+    winners = [c for c in cards if _beats(c, led, trump)]
+    if winners:
+        cheapest = min(winners, key=cost)
+        gain = points[led] + points[cheapest]
+        if points[led] >= 10 or (pending and cost(cheapest) < 25) or gain >= 14:
+            return _action(legal, cheapest)
+    return _action(legal, min(cards, key=cost))
+
+
+FLUSH_RANKS = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
+
+
+def two_hand_meld(world: TwoHand, seat: int, legal: list[Action]) -> Action:
+    """Two-hand's meld turn: exchange the dix, else lay the meld worth most (a royal marriage first
+    when the flush can follow while the stock lasts: 40 now and 150 later), else pass."""
+    trump = world.trump
+    assert trump is not None
+    table = world.table_rules
+    best: Action | None = None
+    best_points = 0
+    for action in legal:
+        if action.kind is Kind.EXCHANGE:
+            return action
+        if action.kind is not Kind.MELD:
+            continue
+        combo = identify(action.cards, trump, table)
+        if combo is None:
+            continue
+        points = combo.points
+        if combo.key == "royal-marriage" and len(world.stock) >= 6:
+            have = world.hands[seat] + [card for card, _ in world.laid[seat]]
+            if all(Card(trump, rank) in have for rank in FLUSH_RANKS):
+                points += 200
+        if points > best_points:
+            best, best_points = action, points
+    if best is not None:
+        return best
+    return next((a for a in legal if a.kind is Kind.PASS), legal[0])
+
+
+# ----- pitch -----------------------------------------------------------------------------------
+class _PitchSeat:
+    """One pitch seat's knowledge in a world: the trumps, the cards it cannot see (other hands and
+    the undealt cards together: it knows which cards are out, not which are dealt), and what each
+    card costs its side if lost."""
+
+    def __init__(self, world: PitchBase, seat: int, trumps: Trumps) -> None:
+        self.power = power = trumps.power
+        self.trumps = trumps
+        unseen = [c for other, hand in enumerate(world.hands) if other != seat for c in hand]
+        dealt_unseen = len(unseen)
+        unseen += getattr(world, "undealt", ())
+        self.unseen = unseen
+        self.unseen_trumps = [c for c in unseen if c in power]
+        # The chance that an unseen card is not in play (undealt), for the Low.
+        self.out_of_play = 1 - dealt_unseen / len(unseen) if unseen else 1.0
+        self.hand = world.hands[seat]
+        self.points = {Card(trumps.suit, Rank.JACK), *trumps.jokers}
+        if trumps.off_jack is not None:
+            self.points.add(trumps.off_jack)
+        three = Card(trumps.suit, Rank.THREE)
+        self.three = three if world.three_counts() else None
+
+    def top_unseen_trump(self) -> int:
+        power = self.power
+        return max((power[c] for c in self.unseen_trumps), default=0)
+
+    def boss(self, card: Card) -> bool:
+        """Whether no card out of sight can beat ``card`` (a plain card: none of its suit higher,
+        and no trump out)."""
+        power = self.power
+        if card in power:
+            return power[card] > self.top_unseen_trump()
+        if self.unseen_trumps:
+            return False
+        rank = STRENGTH[card.rank]
+        suit = card.suit
+        return not any(c.suit is suit and c not in power and STRENGTH[c.rank] > rank for c in self.unseen)
+
+    def low_chance(self, card: Card) -> float:
+        """The chance that ``card`` is the Low: no lower natural trump in play."""
+        power = self.power
+        if card not in power or card.is_joker:
+            return 0.0
+        mine = power[card]
+        if any(c in power and not c.is_joker and power[c] < mine for c in self.hand):
+            return 0.0
+        lower = sum(1 for c in self.unseen_trumps if not c.is_joker and power[c] < mine)
+        return float(self.out_of_play**lower)
+
+    def cost(self, card: Card) -> float:
+        """How much it hurts to lose ``card`` to the other side."""
+        cost = 0.0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
+        if card in self.power:
+            cost += 6 + 35 * self.low_chance(card)
+            if card in self.points:
+                cost += 30
+            if card is self.three:
+                cost += 60
+            if self.power[card] > self.top_unseen_trump():
+                cost += 15  # the top trump wins a trick later
+        return cost
+
+    def dump_value(self, card: Card) -> float:
+        """What ``card`` is worth given to the partner's safe trick."""
+        value = 0.0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
+        if card in self.points:
+            value += 30
+        if card is self.three:
+            value += 60
+        if card in self.power:
+            value += 35 * self.low_chance(card) - 8
+        return value
+
+    def rank(self, card: Card) -> int:
+        return _power(card, self.power)
+
+
+def pitch_beats(card: Card, best: Card, power: dict[Card, int]) -> bool:
+    """Whether ``card`` played after ``best`` takes the trick from it."""
+    mine = power.get(card)
+    theirs = power.get(best)
+    if mine is not None:
+        return theirs is None or mine > theirs
+    if theirs is not None:
+        return False
+    return card.suit is best.suit and STRENGTH[card.rank] > STRENGTH[best.rank]
+
+
+def pitch_play(world: PitchBase, seat: int, legal: list[Action]) -> Action:
+    """Trick play with trump known, from what ``seat`` could know (``basic``'s ideas, with the Low
+    weighed by its chance)."""
+    trumps = world.trumps
+    assert trumps is not None
+    power = trumps.power
+    cards = [action.cards[0] for action in legal]
+    me = _PitchSeat(world, seat, trumps)
+    trick = world.trick
+    if not trick:
+        return _action(legal, _pitch_lead(me, cards))
+    best_seat, best = trick[0]
+    for other, card in trick[1:]:
+        if pitch_beats(card, best, power):
+            best_seat, best = other, card
+    last = len(trick) == world.players - 1
+    if world.side_of[best_seat] == world.side_of[seat] and (last or me.boss(best)):
+        return _action(legal, max(cards, key=lambda c: (me.dump_value(c), -me.rank(c))))
+    winners = [c for c in cards if pitch_beats(c, best, power)]
+    if winners and world.side_of[best_seat] != world.side_of[seat]:
+        sure = [c for c in winners if last or me.boss(c)]
+        at_stake = sum(me.cost(c) for _, c in trick)
+        if at_stake >= 10 or (sure and at_stake > 0) or last:
+            return _action(legal, min(sure or winners, key=lambda c: (me.cost(c), me.rank(c))))
+        cash = [c for c in sure if me.cost(c) >= 10]
+        if cash:
+            return _action(legal, cash[0])
+    return _action(legal, min(cards, key=lambda c: (me.cost(c), me.rank(c))))
+
+
+def _pitch_lead(me: _PitchSeat, cards: list[Card]) -> Card:
+    trumps = [c for c in cards if c in me.power]
+    if trumps and me.unseen_trumps:
+        top = max(trumps, key=me.power.__getitem__)
+        if me.boss(top):
+            return top  # a sure winner that draws the others' trumps
+    plain = [c for c in cards if c not in me.power]
+    if plain:
+        aces = [c for c in plain if c.rank is Rank.ACE]
+        if aces:
+            return aces[0]
+        return min(plain, key=lambda c: (me.cost(c), STRENGTH[c.rank]))
+    return min(cards, key=lambda c: (me.cost(c), me.rank(c)))
+
+
+def _power(card: Card, power: dict[Card, int]) -> int:
+    found = power.get(card)
+    return 100 + found if found is not None else STRENGTH[card.rank]
+
+
+def _action(legal: list[Action], card: Card) -> Action:
+    for action in legal:
+        if action.cards and action.cards[0] is card:
+            return action
+    return legal[0]

@@ -1,0 +1,201 @@
+"""Determinized search: each candidate action is tried in the same sampled worlds and played out to
+the end of the deal with the fast policy; the candidate with the best mean deal margin wins.
+
+The clock is checked before every rollout, so a decision stops within one rollout of its deadline.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.ai.hard.inference import sample_fitting
+from bot.ai.hard.rollout import DealResult, Policy, margin, play_out, trick_winner_of
+from bot.engine import Action, Game
+
+MIN_WORLDS = 4
+"""Sampled worlds per candidate at least (unless the clock runs out first)."""
+
+
+class Clock:
+    """A decision's deadline. ``expired`` is asked between steps of the search (a rollout, a
+    sampled world); it answers yes once the longest step seen so far might not fit before the
+    budget runs out, so a loaded machine (slower steps) stops the search earlier."""
+
+    def __init__(self, budget: float) -> None:
+        self.start = self.last = time.perf_counter()
+        self.end = self.start + budget * 0.97
+        self.longest = 0.0
+
+    def expired(self) -> bool:
+        now = time.perf_counter()
+        lap = now - self.last
+        self.last = now
+        self.longest = max(self.longest, lap)
+        return now + 1.5 * self.longest >= self.end
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+@dataclass
+class Tally:
+    """What the rollouts of one candidate gave."""
+
+    action: Action
+    total: float = 0.0
+    count: int = 0
+    tricks: int = 0
+    """Rollouts in which the seat's side took the trick being played."""
+    made: int = 0
+    """Rollouts whose scored deal had its contract made (when there was one)."""
+    contracts: int = 0
+    outcomes: list[float] = field(default_factory=list)
+    pruned: bool = False
+    """Dropped by the search as clearly worse than another candidate."""
+
+    def add(self, value: float, result: DealResult, taker: int | None, game: Game, seat: int) -> None:
+        """Count one rollout (``taker``: who took the trick being played)."""
+        self.total += value
+        self.count += 1
+        self.outcomes.append(value)
+        if taker is not None and game.side_of[taker] == game.side_of[seat]:
+            self.tricks += 1
+        made = result.summary.get("made") if result.summary is not None else None
+        if made is not None:
+            self.contracts += 1
+            self.made += bool(made)
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else float("-inf")
+
+
+class Evaluator:
+    """Scores a played-out deal for one seat: its side's deal margin, plus a bonus or penalty of
+    ``win_value`` when the deal ends the game."""
+
+    def __init__(self, game: Game, seat: int, win_value: float) -> None:
+        self.side = game.side_of[seat]
+        self.win_value = win_value
+
+    def __call__(self, result: DealResult) -> float:
+        value = margin(result.changes, self.side)
+        if result.winners is not None:
+            value += self.win_value if self.side in result.winners else -self.win_value
+        return value
+
+
+def evaluate(
+    game: Game,
+    seat: int,
+    candidates: list[Action],
+    *,
+    worlds: int,
+    policy: Policy,
+    score: Evaluator,
+    clock: Clock,
+    sample: Callable[[], Game],
+) -> list[Tally]:
+    """Try every candidate in up to ``worlds`` sampled worlds (the same worlds for each, so their
+    differences are not noise of the sampling) until the clock runs out; a candidate clearly worse
+    than the leader in the worlds so far is dropped (``prune``), and the search stops when one is
+    left."""
+    tallies = [Tally(action) for action in candidates]
+    active = tallies[:]
+    for done in range(worlds):
+        if clock.expired() and done:
+            break
+        base = sample()
+        for tally in active:
+            if clock.expired() and done:
+                break
+            world = base.copy()
+            events = world.apply(seat, tally.action)
+            taker = trick_winner_of(events) if len(events) > 1 else None
+            result = play_out(world, policy)
+            tally.add(score(result), result, taker if taker is not None else result.first_trick, game, seat)
+        if done + 1 >= PRUNE_AFTER:
+            active = prune(active)
+            if len(active) == 1:
+                break
+    return tallies
+
+
+PRUNE_AFTER = 4
+"""Worlds every candidate is tried in before any is dropped."""
+PRUNE_Z = 2.5
+"""How many standard errors below the leader (paired, world by world) drops a candidate."""
+
+
+def prune(active: list[Tally]) -> list[Tally]:
+    """``active`` without the candidates clearly worse than the leader over the same worlds."""
+    counts = min(t.count for t in active)
+    leader = max(active, key=lambda t: sum(t.outcomes[:counts]))
+    kept = []
+    for tally in active:
+        if tally is leader:
+            kept.append(tally)
+            continue
+        diffs = [a - b for a, b in zip(tally.outcomes[:counts], leader.outcomes[:counts], strict=True)]
+        mean = sum(diffs) / counts
+        spread = (sum((d - mean) ** 2 for d in diffs) / max(1, counts - 1)) ** 0.5
+        if mean + PRUNE_Z * spread / counts**0.5 < 0:
+            tally.pruned = True
+        else:
+            kept.append(tally)
+    return kept
+
+
+@dataclass
+class Context:
+    """One decision's search: the game, the seat, and the means and limits of its sampling."""
+
+    game: Game
+    seat: int
+    view: dict[str, Any]
+    policy: Policy
+    score: Evaluator
+    clock: Clock
+    rng: random.Random
+    samples: int
+    """Sampled worlds per candidate at most."""
+    rollouts: int
+    """Rollouts per decision at most."""
+
+    @property
+    def side(self) -> int:
+        return self.game.side_of[self.seat]
+
+    def worlds_for(self, candidates: int) -> int:
+        """Worlds to sample for ``candidates`` candidates within the caps (at least ``MIN_WORLDS``)."""
+        return max(MIN_WORLDS, min(self.samples, self.rollouts // max(1, candidates)))
+
+    def search(
+        self, candidates: list[Action], worlds: int | None = None, policy: Policy | None = None
+    ) -> list[Tally]:
+        """Every candidate tried in the same sampled worlds (played out by ``policy``, by default
+        the fast policy)."""
+        return evaluate(
+            self.game,
+            self.seat,
+            candidates,
+            worlds=worlds or self.worlds_for(len(candidates)),
+            policy=policy or self.policy,
+            score=self.score,
+            clock=self.clock,
+            sample=self.sample,
+        )
+
+    def sample(self) -> Game:
+        """A world sampled for this seat, fitting the auction's calls (``inference``)."""
+        return sample_fitting(self.game, self.seat, self.view, self.rng, self.clock.expired)
+
+
+def best(tallies: list[Tally]) -> Tally:
+    """The candidate with the best mean among those not dropped (the first listed of equals, so
+    ties are deterministic)."""
+    return max((t for t in tallies if not t.pruned), key=lambda tally: tally.mean)

@@ -1,0 +1,154 @@
+"""Sampled worlds for search in double-deck pinochle and its presets (``Game.sample_world``).
+
+What a seat has seen: its hand and the cards it passed or was passed, every card played (the crawl
+rules reveal voids and cards a seat could not head the trick or over-trump with), meld counted
+(laid down: exactly those melds; only announced under min-20: that total), the meld told with a
+bid (``meld-info``, for a seat whose hand has not changed since), and that a bidder naming trump
+under the marriage rule holds a marriage. Not used: what a partner's choice of cards under the
+must-give rule says about its hand."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.engine.cards import Card, Rank, Suit
+from bot.engine.events import Phase
+from bot.engine.meld import count_meld, meld_total
+from bot.engine.pinochle.common import SORT_KEY, STRENGTH
+from bot.engine.pinochle.worlds import at_least, deal_plays
+from bot.engine.sampling import Place, deal_unseen, multiset_minus
+
+if TYPE_CHECKING:
+    from bot.engine.pinochle.double_deck.game import DoubleDeck
+
+
+def crawl_reveals(game: DoubleDeck, played: list[list[Card]], forbidden: list[set[Card]]) -> None:
+    """Add to ``played`` and ``forbidden`` what the deal's tricks show under the crawl rules: a
+    card of the led suit not heading an untrumped trick means none higher; off the led suit a void
+    in it; a trump not over a trump already winning means none higher; neither suit nor trump a
+    void in trump too."""
+    trump = game.trump
+    by_suit: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
+    for card in set(game.pack()):
+        by_suit[card.suit].append(card)
+    for trick in deal_plays(game):
+        led = trick[0][1].suit
+        best = trick[0][1]
+        played[trick[0][0]].append(best)
+        for seat, card in trick[1:]:
+            played[seat].append(card)
+            suit = card.suit
+            if suit is led:
+                if best.suit is led and STRENGTH[card] <= STRENGTH[best]:
+                    forbidden[seat].update(c for c in by_suit[led] if STRENGTH[c] > STRENGTH[best])
+            else:
+                forbidden[seat].update(by_suit[led])
+                if suit is trump:
+                    if best.suit is trump and STRENGTH[card] <= STRENGTH[best]:
+                        forbidden[seat].update(c for c in by_suit[suit] if STRENGTH[c] > STRENGTH[best])
+                elif trump is not None:
+                    forbidden[seat].update(by_suit[trump])
+            if suit is best.suit:
+                if STRENGTH[card] > STRENGTH[best]:
+                    best = card
+            elif suit is trump:
+                best = card
+
+
+def hand_check(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[list[Card]], bool] | None:
+    """The test a sampled hand of ``seat`` (with ``played`` back) must pass, or None."""
+    tests: list[Callable[[list[Card]], bool]] = []
+    table = game.table
+    results = game.meld_results()
+    if results is not None and results[seat] is not None:
+        shown = results[seat]
+        trump = game.meld_trump
+        assert shown is not None
+        if game.shown[seat]:
+            tests.append(
+                lambda cards: (
+                    meld_total(cards, trump, table) == shown.total
+                    and count_meld(cards, trump, table) == shown
+                )
+            )
+        else:
+            tests.append(lambda cards: meld_total(cards, trump, table) == shown.total)
+    told = game.told[seat]
+    if told is not None and not game.gave[seat] and not game.received[seat] and not game.giving[seat]:
+        tests.append(lambda cards: meld_total(cards, None, table) == told)
+    if game.phase is Phase.TRUMP and seat == game.bidder and game.marriage_at_naming:
+        tests.append(lambda cards: any(_marriage(cards, suit) for suit in Suit))
+    if not tests:
+        return None
+
+    def check(cards: list[Card]) -> bool:
+        whole = cards + played  # ``cards``: the hand and any cards being given
+        return all(test(whole) for test in tests)
+
+    return check
+
+
+def _marriage(cards: list[Card], suit: Suit) -> bool:
+    return Card(suit, Rank.KING) in cards and Card(suit, Rank.QUEEN) in cards
+
+
+def redeal_double_deck(game: DoubleDeck, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for double-deck pinochle and its presets."""
+    players = game.players
+    played: list[list[Card]] = [[] for _ in range(players)]
+    forbidden: list[set[Card]] = [set() for _ in range(players)]
+    crawl_reveals(game, played, forbidden)
+    known: list[Counter[Card]] = [Counter() for _ in range(players)]
+    results = game.meld_results()
+    for other in range(players):
+        result = results[other] if results is not None else None
+        if result is not None and game.shown[other]:
+            known[other] = Counter(result.used_cards())
+    taker = game.received_from.index(seat) if seat in game.received_from else -1
+    if taker >= 0:  # the seat's cards went to its partner, who may have given some back
+        known[taker] = at_least(known[taker], Counter(game.gave[seat]) - Counter(game.received[seat]))
+    places: list[Place] = []
+    owners: list[int] = []
+    pool: list[Card] = []
+    for other in range(players):
+        if other == seat:
+            continue
+        held = game.hands[other] + game.giving[other]
+        now = known[other] - Counter(played[other])
+        places.append(
+            Place(len(held), list(now.elements()), forbidden[other], hand_check(game, other, played[other]))
+        )
+        owners.append(other)
+        pool.extend(held)
+    for place in places:
+        pool = multiset_minus(pool, place.known)
+    dealt = deal_unseen(pool, places, rng)
+    for other, cards in zip(owners, dealt, strict=True):
+        count = len(game.giving[other])
+        if count:
+            rng.shuffle(cards)
+            game.giving[other] = cards[:count]
+            cards = cards[count:]
+        game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
+        if game.meld_hands[other] is not None:
+            game.meld_hands[other] = tuple(sorted(cards + played[other], key=SORT_KEY.__getitem__))
+    game.melds = None
+    redo_passes(game, seat, played, rng)
+    if game.phase is Phase.PLAY:
+        game.start_strict_play()
+
+
+def redo_passes(game: DoubleDeck, seat: int, played: list[list[Card]], rng: random.Random) -> None:
+    """The cards passed out of ``seat``'s sight, chosen again from the sampled hands (a seat's own
+    ``gave``/``received`` must fit its hand in the sampled world)."""
+    for taker in range(game.players):
+        giver = game.received_from[taker]
+        if giver is None or seat in (giver, taker):
+            continue
+        holding = game.hands[taker] + played[taker] + game.giving[taker]
+        chosen = sorted(rng.sample(holding, len(game.received[taker])), key=SORT_KEY.__getitem__)
+        game.received[taker] = chosen
+        game.gave[giver] = chosen[:]

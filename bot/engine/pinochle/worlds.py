@@ -1,0 +1,315 @@
+"""Sampled worlds for search in pinochle (``Game.sample_world``): what a seat has seen of a deal, as
+places for ``bot.engine.sampling.deal_unseen``."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from bot.engine.cards import Card, Suit
+from bot.engine.events import Phase
+from bot.engine.meld import MeldResult, MeldTable, count_meld, meld_total
+from bot.engine.pinochle.common import SORT_KEY, STRENGTH
+from bot.engine.sampling import Place, deal_unseen, multiset_minus
+
+if TYPE_CHECKING:
+    from bot.engine.pinochle.common import PinochleGame
+    from bot.engine.pinochle.partnership import PartnershipBase
+    from bot.engine.pinochle.three import ThreeHand
+    from bot.engine.pinochle.two import TwoHand
+
+
+def strict_reveals(
+    game: PinochleGame,
+    tricks: Iterable[list[tuple[int, Card]]],
+    played: list[list[Card]],
+    forbidden: list[set[Card]],
+) -> None:
+    """Add to ``played`` and ``forbidden`` (per seat) what ``tricks``, played under the strict
+    follow rules (``PinochleGame.strict_playable``), show: a card off the led suit means a void in
+    it, and neither suit nor trump a void in trump too; a trump not above the best one on a trump
+    lead means no higher trump."""
+    trump = game.trump
+    by_suit: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
+    for card in set(game.pack()):
+        by_suit[card.suit].append(card)
+    for trick in tricks:
+        led = trick[0][1].suit
+        best = trick[0][1]
+        played[trick[0][0]].append(best)
+        for seat, card in trick[1:]:
+            played[seat].append(card)
+            suit = card.suit
+            if suit is not led:
+                forbidden[seat].update(by_suit[led])
+                if suit is not trump:
+                    forbidden[seat].update(by_suit[trump] if trump is not None else ())
+            elif led is trump and STRENGTH[card] <= STRENGTH[best]:
+                forbidden[seat].update(c for c in by_suit[trump] if STRENGTH[c] > STRENGTH[best])
+            if suit is best.suit:
+                if STRENGTH[card] > STRENGTH[best]:
+                    best = card
+            elif suit is trump:
+                best = card
+
+
+def meld_check(
+    shown: MeldResult, played: list[Card], minus: list[Card], trump: Suit, table: MeldTable
+) -> Callable[[list[Card]], bool]:
+    """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds exactly
+    ``shown``: a sampled hand must not meld more (or less) than its owner showed."""
+
+    def check(hand: list[Card]) -> bool:
+        whole = multiset_minus(hand + played, minus)
+        return meld_total(whole, trump, table) == shown.total and count_meld(whole, trump, table) == shown
+
+    return check
+
+
+def at_least(*needs: Iterable[Card]) -> Counter[Card]:
+    """The fewest copies of each card that satisfy every one of ``needs`` (a per-card maximum)."""
+    out: Counter[Card] = Counter()
+    for need in needs:
+        out |= Counter(need)
+    return out
+
+
+def partnership_known(
+    game: PartnershipBase, seat: int, results: list[MeldResult] | None
+) -> tuple[list[Counter[Card]], list[list[Card]]]:
+    """Per seat: the fewest copies of each card ``seat`` knows it held when meld was shown (its
+    meld, an exchanged dix or the turned card it took, cards ``seat`` passed it), and the cards to
+    take out of its hand and played cards to get the hand it melded (the exchanged dix)."""
+    players = game.players
+    known: list[Counter[Card]] = [Counter() for _ in range(players)]
+    minus: list[list[Card]] = [[] for _ in range(players)]
+    dix_count = len(game.exchanges)
+    if dix_count:  # the exchanged dix went to the dealer; the exchanger holds the card it took
+        minus[game.dealer] = [game.dix] * dix_count
+        known[game.dealer][game.dix] += dix_count
+        for who, took in game.exchanges:
+            known[who][took] += 1
+    elif game.phase is Phase.EXCHANGE and game.turn != seat:
+        known[game.turn][game.dix] += 1  # offered the exchange: it holds a dix
+    if results is not None:
+        for other in range(players):
+            known[other] = at_least(known[other], results[other].used_cards())
+    # Cards passed between partners: the passer knows what its partner holds of them.
+    if game.gave[seat] and game.bidder is not None:
+        to = game.bidder if seat != game.bidder else game.partner(game.bidder)
+        known[to] = at_least(known[to], Counter(game.gave[seat]) - Counter(game.received[seat]))
+    return known, minus
+
+
+def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for partnership pinochle, partnership auction and the 96-card games."""
+    players = game.players
+    played: list[list[Card]] = [[] for _ in range(players)]
+    forbidden: list[set[Card]] = [set() for _ in range(players)]
+    strict_reveals(
+        game, [*(t for t, _ in game.tricks), *([game.trick] if game.trick else [])], played, forbidden
+    )
+    results = game.meld_results()
+    known, minus = partnership_known(game, seat, results)
+    giver = game.pass_from if game.giving and game.pass_from != seat else -1
+    places: list[Place] = []
+    owners: list[int] = []
+    pool: list[Card] = []
+    for other in range(players):
+        if other == seat:
+            continue
+        hand = game.hands[other]
+        held = hand + game.giving if other == giver else hand
+        now = known[other] - Counter(played[other])
+        check = None
+        if results is not None and game.trump is not None:
+            check = meld_check(results[other], played[other], minus[other], game.trump, game.meld_table)
+        places.append(Place(len(held), list(now.elements()), forbidden[other], check))
+        owners.append(other)
+        pool.extend(held)
+    for place in places:
+        pool = multiset_minus(pool, place.known)
+    dealt = deal_unseen(pool, places, rng)
+    for other, cards in zip(owners, dealt, strict=True):
+        if other == giver:
+            rng.shuffle(cards)
+            count = len(game.giving)
+            game.giving = sorted(cards[:count], key=SORT_KEY.__getitem__)
+            cards = cards[count:]
+        game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
+        if results is not None:
+            whole = multiset_minus(game.hands[other] + played[other], minus[other])
+            game.meld_hands[other] = tuple(sorted(whole, key=SORT_KEY.__getitem__))
+    if results is not None:
+        game.melds = list(results)
+    redo_passes(game, seat, rng)
+    if game.phase is Phase.PLAY:
+        game.start_strict_play()
+
+
+def redo_passes(game: PartnershipBase, seat: int, rng: random.Random) -> None:
+    """Cards passed between partners out of ``seat``'s sight, chosen again from the sampled hands
+    (each seat's own ``gave``/``received`` lists must fit its hand in the sampled world)."""
+    if not any(game.gave):
+        return
+    bidder = game.bidder
+    assert bidder is not None
+    partner = game.partner(bidder)
+    if seat in (bidder, partner):
+        other = partner if seat == bidder else bidder
+        game.gave[other] = game.received[seat][:]
+        game.received[other] = game.gave[seat][:]
+        return
+    count = game.pass_count()
+    for giver, taker in ((partner, bidder), (bidder, partner)):
+        if not game.gave[giver]:
+            continue
+        holding = game.hands[taker] + [card for trick, _ in game.tricks for s, card in trick if s == taker]
+        chosen = sorted(rng.sample(holding, count), key=SORT_KEY.__getitem__)
+        game.gave[giver] = chosen
+        game.received[taker] = chosen[:]
+
+
+def deal_plays(game: PinochleGame) -> list[list[tuple[int, Card]]]:
+    """The deal's tricks so far, the one under way last (if begun)."""
+    out = [plays for plays, _ in game.tricks]
+    if game.trick:
+        out.append(game.trick)
+    return out
+
+
+def redeal_two_hand(game: TwoHand, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for two-hand pinochle: the other hand and the stock (in the playoff
+    the other hand is every card not yet seen, so nothing changes). What the other seat holds for
+    sure: the turned card it took by exchanging a dix (unless played or laid since); when it is
+    choosing its meld, a hand that can meld something."""
+    other = 1 - seat
+    if game.phase is Phase.PLAYOFF:
+        game.drew = [None, None]  # not shown in the playoff (the last draw is past)
+        return
+    played = [card for plays in deal_plays(game) for who, card in plays if who == other]
+    known = Counter(game.took_turned[other]) - Counter(played) - Counter(card for card, _ in game.laid[other])
+    check = None
+    if game.phase is Phase.MELD and game.turn == other:
+
+        def check(cards: list[Card]) -> bool:
+            saved = game.hands[other]
+            game.hands[other] = cards
+            try:
+                return bool(game.meld_options(other))
+            finally:
+                game.hands[other] = saved
+
+    hand = game.hands[other]
+    places = [Place(len(hand), list(known.elements()), check=check), Place(len(game.stock))]
+    pool = multiset_minus(hand + game.stock, places[0].known)
+    dealt_hand, stock = deal_unseen(pool, places, rng)
+    game.hands[other] = sorted(dealt_hand, key=SORT_KEY.__getitem__)
+    rng.shuffle(stock)
+    game.stock = stock
+    if game.drew[other] is not None:
+        game.drew[other] = game.hands[other][rng.randrange(len(game.hands[other]))]
+    if game.phase is Phase.MELD and game.turn == other:
+        game.meld_opts = game.meld_options(other)
+
+
+def redeal_three_hand(game: ThreeHand, seat: int, rng: random.Random) -> None:
+    """``Game.redeal_unseen`` for three-hand pinochle: the other hands, the widow until it is
+    shown, and (for any seat but the bidder) the cards the bidder buried. The bidder's hand with
+    its buried and played cards back melds exactly the meld it showed, holds the widow, and some
+    cards outside that meld were buried so that what it kept melds as shown."""
+    players = game.players
+    played: list[list[Card]] = [[] for _ in range(players)]
+    forbidden: list[set[Card]] = [set() for _ in range(players)]
+    strict_reveals(game, deal_plays(game), played, forbidden)
+    bidder = game.bidder if game.widow_shown else None
+    burials: dict[tuple[Card, ...], list[Card]] = {}
+    places: list[Place] = []
+    owners: list[int] = []
+    pool: list[Card] = []
+    for other in range(players):
+        if other == seat:
+            continue
+        hand = game.hands[other]
+        if other != bidder:
+            places.append(Place(len(hand), forbidden=forbidden[other]))
+            pool.extend(hand)
+        else:
+            known = Counter(game.widow) if game.meld is None else at_least(game.widow, game.meld.used_cards())
+            known -= Counter(played[other])
+            check = burial_check(game, played[other], forbidden[other], burials, rng)
+            places.append(Place(len(hand) + len(game.buried), list(known.elements()), check=check))
+            pool.extend(hand + game.buried)
+        owners.append(other)
+    if not game.widow_shown:
+        places.append(Place(len(game.widow)))
+        owners.append(-1)
+        pool.extend(game.widow)
+    for place in places:
+        pool = multiset_minus(pool, place.known)
+    dealt = deal_unseen(pool, places, rng)
+    for other, cards in zip(owners, dealt, strict=True):
+        if other < 0:
+            game.widow = sorted(cards, key=SORT_KEY.__getitem__)
+            continue
+        if other == bidder:
+            buried = burials[tuple(cards)]
+            game.buried = sorted(buried, key=SORT_KEY.__getitem__)
+            cards = multiset_minus(cards, buried)
+        game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
+    if game.phase is Phase.PLAY:
+        game.start_strict_play()
+
+
+def burial_check(
+    game: ThreeHand,
+    played: list[Card],
+    forbidden: set[Card],
+    burials: dict[tuple[Card, ...], list[Card]],
+    rng: random.Random,
+) -> Callable[[list[Card]], bool]:
+    """The test of the bidder's cards (hand and buried together, ``seat`` not being the bidder):
+    with its played cards they meld what it showed when naming trump, and a burial of as many
+    cards as it buried exists — none that the shown meld uses while spare cards were left, every
+    card of a revealed void — after which its hand keeps its meld total (or, if the meld shown now
+    is what it kept, melds exactly that). The burial found is kept in ``burials``."""
+    shown = game.meld
+    count = len(game.buried)
+    trump = game.trump
+    table = game.meld_table
+
+    def check(cards: list[Card]) -> bool:
+        if shown is None or trump is None:
+            burials[tuple(cards)] = []
+            return True
+        full = cards + played
+        first = count_meld(full, trump, table)
+        kept_as_shown = first != shown  # the meld was shown again after burying
+        if kept_as_shown and game.phase is not Phase.PLAY:
+            return False
+        if not count:
+            burials[tuple(cards)] = []
+            return not kept_as_shown
+        forced = [card for card in cards if card in forbidden]
+        if len(forced) > count:
+            return False
+        spare = multiset_minus(multiset_minus(cards, first.used_cards()), forced)
+        if len(spare) < count - len(forced):
+            spare = multiset_minus(cards, forced)
+        for _ in range(30):
+            buried = forced + rng.sample(spare, count - len(forced))
+            kept = multiset_minus(full, buried)
+            if game.phase is not Phase.PLAY:
+                ok = True
+            elif kept_as_shown:
+                ok = meld_total(kept, trump, table) == shown.total and count_meld(kept, trump, table) == shown
+            else:
+                ok = meld_total(kept, trump, table) == first.total
+            if ok:
+                burials[tuple(cards)] = buried
+                return True
+        return False
+
+    return check

@@ -1,0 +1,201 @@
+"""A constrained re-deal of the cards one seat cannot see (``Game.sample_world``).
+
+Each variant describes what a seat has not seen as *places* (another seat's hand, the widow, the
+stock, cards buried or passed out of its sight): how many cards each must hold, the cards known to
+be there (meld shown and still held, cards it was passed, …), the cards it cannot hold (a void
+revealed by failing to follow or to trump, a trump it could not beat), and optionally a test of
+the whole place (e.g. that a hand melds exactly what its owner showed). ``deal_unseen`` deals the
+unseen cards among the places so that every constraint holds.
+
+Only what the seat may see goes in: the pool is sorted, the places come in a fixed order and every
+random choice comes from the caller's ``rng``, so two games that look the same to the seat give the
+same deal for the same ``rng`` state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from bot.engine.cards import Card
+from bot.engine.errors import EngineError
+
+MAX_TRIES = 40
+"""Random deals (each then repaired) tried before the exhaustive search."""
+REPAIR_STEPS = 400
+"""Pairs of places dealt again to make a random deal pass the places' checks."""
+SEARCH_LIMIT = 16
+"""The exhaustive search runs only for this many unseen cards or fewer (it could take for ever with
+more, and random deals with repairs do not fail there in practice)."""
+
+
+@dataclass
+class Place:
+    """Somewhere cards the sampling seat cannot see may lie."""
+
+    size: int
+    """How many cards the place holds in all (known ones included)."""
+    known: list[Card] = field(default_factory=list)
+    """Cards known to be here (they stay; the rest is dealt from the pool)."""
+    forbidden: Collection[Card] = frozenset()
+    """Cards this place cannot hold (revealed voids, a trump it could not beat, …)."""
+    check: Callable[[list[Card]], bool] | None = None
+    """A test of the place's whole content (known + dealt) that a consistent deal passes."""
+
+
+def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Random) -> list[list[Card]]:
+    """Deal ``pool`` (the unseen cards) among ``places``: each gets ``size - len(known)`` cards, none
+    it may not hold, and passes its ``check``. Returns each place's whole content (known first).
+
+    Random deals (the most constrained cards placed first, each to a place chosen in proportion to
+    its room) are tried ``MAX_TRIES`` times; if none passes every test, an exhaustive search finds
+    a deal (one exists whenever the constraints describe a real position)."""
+    cards = sorted(pool, key=_card_key)
+    room = [place.size - len(place.known) for place in places]
+    if min(room, default=0) < 0 or sum(room) != len(cards):
+        raise EngineError(f"cannot deal {len(cards)} unseen cards into places with room {room}")
+    allowed = [
+        tuple(i for i, place in enumerate(places) if room[i] and card not in place.forbidden)
+        for card in cards
+    ]
+    checks = [i for i, place in enumerate(places) if place.check is not None]
+    for _ in range(MAX_TRIES):
+        dealt = _random_deal(cards, allowed, room, rng)
+        if dealt is None:
+            continue
+        whole = [place.known + got for place, got in zip(places, dealt, strict=True)]
+        failing = [i for i in checks if not places[i].check(whole[i])]  # type: ignore[misc]
+        if not failing or _repair(places, whole, failing, rng):
+            return whole
+    if len(cards) <= SEARCH_LIMIT:
+        found = _search(cards, places, room, rng)
+        if found is not None:
+            return found
+    raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _repair(places: Sequence[Place], whole: list[list[Card]], failing: list[int], rng: random.Random) -> bool:
+    """Make every place pass its check by dealing again the unseen cards of a failing place and of
+    one other place between the two (a random walk that never adds a failing place); True when
+    every check passes (``whole`` is updated in place)."""
+    movable = [i for i, place in enumerate(places) if place.size > len(place.known)]
+    if len(movable) < 2:
+        return False
+    failing = failing[:]
+    for _ in range(REPAIR_STEPS):
+        if not failing:
+            return True
+        i = failing[rng.randrange(len(failing))]
+        j = movable[rng.randrange(len(movable))]
+        if j == i:
+            continue
+        first, second = places[i], places[j]
+        known_i, known_j = len(first.known), len(second.known)
+        cards = whole[i][known_i:] + whole[j][known_j:]
+        cards.sort(key=_card_key)
+        allowed = [
+            tuple(k for k, place in ((0, first), (1, second)) if card not in place.forbidden)
+            for card in cards
+        ]
+        got = _random_deal(cards, allowed, [first.size - known_i, second.size - known_j], rng)
+        if got is None:
+            continue
+        new_i, new_j = first.known + got[0], second.known + got[1]
+        ok_i = first.check is None or first.check(new_i)
+        ok_j = second.check is None or second.check(new_j)
+        was_j = j not in failing
+        if ok_i + ok_j < 1 + was_j:
+            continue  # worse or no better: keep the old deal
+        whole[i], whole[j] = new_i, new_j
+        failing = [k for k in failing if k not in (i, j)]
+        if not ok_i:
+            failing.append(i)
+        if not ok_j:
+            failing.append(j)
+    return not failing
+
+
+def _card_key(card: Card) -> int:
+    return card.id
+
+
+def _random_deal(
+    cards: list[Card], allowed: list[tuple[int, ...]], room: list[int], rng: random.Random
+) -> list[list[Card]] | None:
+    """One random deal respecting ``allowed`` (None at a dead end)."""
+    order = list(range(len(cards)))
+    rng.shuffle(order)
+    order.sort(key=lambda k: len(allowed[k]))  # stable: random among equally constrained cards
+    left = room[:]
+    out: list[list[Card]] = [[] for _ in room]
+    rand = rng.random
+    for k in order:
+        options = allowed[k]
+        if len(options) == 1:
+            place = options[0]
+            if not left[place]:
+                return None
+        else:
+            total = 0
+            for i in options:
+                total += left[i]
+            if not total:
+                return None
+            pick = rand() * total
+            place = options[-1]
+            for i in options:
+                pick -= left[i]
+                if pick < 0 and left[i]:
+                    place = i
+                    break
+            if not left[place]:
+                place = next(i for i in options if left[i])
+        left[place] -= 1
+        out[place].append(cards[k])
+    return out
+
+
+def _search(
+    cards: list[Card], places: Sequence[Place], room: list[int], rng: random.Random
+) -> list[list[Card]] | None:
+    """Every deal, place by place (each place's possible contents in random order), until one
+    passes every test: slow in the worst case, but reached only when random deals keep failing,
+    which happens when few deals fit (and then there are few to try)."""
+    shuffled = cards[:]
+    rng.shuffle(shuffled)
+    order = sorted(range(len(places)), key=lambda i: (places[i].check is None, room[i]))
+
+    def fill(depth: int, rest: Counter[Card], out: list[list[Card]]) -> bool:
+        if depth == len(order):
+            return True
+        i = order[depth]
+        place = places[i]
+        candidates = [card for card in shuffled if rest[card] and card not in place.forbidden]
+        seen: set[tuple[Card, ...]] = set()
+        for chosen in combinations(candidates, room[i]):
+            key = tuple(sorted(chosen, key=_card_key))
+            if key in seen or Counter(chosen) - rest:
+                continue
+            seen.add(key)
+            whole = place.known + list(chosen)
+            if place.check is not None and not place.check(whole):
+                continue
+            out[i] = whole
+            if fill(depth + 1, rest - Counter(chosen), out):
+                return True
+        return False
+
+    result: list[list[Card]] = [[] for _ in places]
+    return result if fill(0, Counter(cards), result) else None
+
+
+def multiset_minus(cards: Iterable[Card], minus: Iterable[Card]) -> list[Card]:
+    """``cards`` without one copy of each card of ``minus`` (cards of ``minus`` not there ignored)."""
+    out = list(cards)
+    for card in minus:
+        if card in out:
+            out.remove(card)
+    return out
