@@ -356,6 +356,7 @@ class Bench:
             cmd.append("--tracemalloc")
         if self.args.profile:
             cmd += ["--profile", self.args.profile]
+        cmd += ["--render-in", self.args.render_in]
         child = await asyncio.create_subprocess_exec(
             *cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -427,6 +428,17 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"machine: {os.cpu_count()} cores, load average {before[0]:.2f} at start, {after[0]:.2f} at end; "
         f"bot process {100 * bot['cpu_share']:.0f}% of a core, this driver {100 * result['own_cpu']:.0f}%"
     )
+    shares = bot.get("thread_shares") or {}
+    out.append(
+        "  the bot's CPU by thread (% of a core): "
+        + ", ".join(f"{kind} {100 * n:.0f}" for kind, n in sorted(shares.items(), key=lambda kv: -kv[1]))
+    )
+    drawn = bot.get("pictures")
+    if drawn:
+        out.append(
+            f"  pictures: {drawn['drawn']} drawn in {drawn['where']} (the worker used "
+            f"{100 * drawn['worker_share']:.0f}% of a core), {drawn['cached']} answered from the cache"
+        )
     out.append("")
     out.append(f"{'acknowledgement (ms)':<24}{'n':>7}{'p50':>8}{'p99':>8}{'max':>9}   goal")
     everything: list[float] = []
@@ -444,6 +456,11 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"  of which inside the bot (event parsed -> answer sent): p50 {inside['p50']:.1f}, "
         f"p99 {inside['p99']:.1f}, max {inside['max']:.1f} ms"
     )
+    for label, step in (bot.get("phases") or {}).items():
+        out.append(
+            f"    {label:<28} p50 {step['p50']:.2f}, p99 {step['p99']:.2f}, max {step['max']:.1f} ms"
+            f" (n {step['n']})"
+        )
     late = sum(bench.unanswered.values())
     detail = ", ".join(f"{kind} {n}" for kind, n in sorted(bench.unanswered.items()))
     out.append(
@@ -539,6 +556,12 @@ def main() -> None:
         choices=("pictures", "text"),
         default="pictures",
         help="how the people's hand panels show cards",
+    )
+    parser.add_argument(
+        "--render-in",
+        choices=("process", "thread"),
+        default="process",
+        help="where the bot draws pictures (thread: the old way, for comparison)",
     )
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--tracemalloc", action="store_true", help="trace the bot's allocations (slower)")

@@ -15,7 +15,7 @@ import discord
 from bot import render
 from bot.discord_ui import limits
 from bot.discord_ui.budget import RestBudget
-from bot.discord_ui.components import SeatButton, add_hand_picture, panel_message, table_view
+from bot.discord_ui.components import PanelMessage, SeatButton, add_hand_picture, panel_message, table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.discord_ui.panels import Panel, Panels, edit_panel, untracked
 from bot.discord_ui.pictures import TABLE_FILE, as_file, can_attach, table_picture
@@ -223,13 +223,15 @@ class DiscordPublisher:
             seat = waiting.get(user_id)
             if seat is None:
                 continue  # acted or left since the ping was asked for
+            # Drawn before the panel lock is taken, so a click in the panel meanwhile is not held up.
+            ready = await self._panel_now(table, channel, seat, user_id)
             async with self.panels.lock(table, seat):
                 panel = self.panels.live(table.id, seat, user_id)
                 if panel is not None and panel.seen:
                     panel.seen = False
                     if panel.version == table.version:
                         continue
-                if panel is None or not await self._refresh(table, channel, seat, panel):
+                if panel is None or not await self._refresh(table, channel, seat, panel, ready):
                     needs_button = True
             mention.append(user_id)
         called = (text, needs_button)
@@ -263,11 +265,14 @@ class DiscordPublisher:
         # The previous ping goes once the new one is out (the new one must not wait for it).
         await self._delete_message(channel, stale)
 
-    async def _refresh(self, table: Table, channel: discord.abc.Messageable, seat: int, panel: Panel) -> bool:
-        """Edit the panel to show the table now (under its lock); False if it cannot be edited."""
-        if panel.version == table.version:
-            return True  # it shows this moment already (e.g. a reminder)
-        assert table.game is not None
+    async def _panel_now(
+        self, table: Table, channel: discord.abc.Messageable, seat: int, user_id: int | None = None
+    ) -> tuple[int, PanelMessage] | None:
+        """The seat's panel as it should show the table now (its picture drawn), with the version
+        it shows; None if the seat's panel needs no edit (none is live, or it shows this already)."""
+        panel = self.panels.live(table.id, seat, user_id)
+        if panel is None or panel.version == table.version or table.game is None:
+            return None
         version = table.version
         view = table.game.view(seat)
         message = panel_message(table, seat, view)
@@ -275,11 +280,27 @@ class DiscordPublisher:
         if sitter is not None and sitter.user_id is not None:
             prefs = await self.picture_prefs(table, sitter.user_id, can_attach(channel))
             await add_hand_picture(message, view, seat, prefs)
-        if await edit_panel(
-            self.client, panel, content=message.content, view=message.view, attachments=message.files()
-        ):
-            panel.version = version
-            return True
+        return version, message
+
+    async def _refresh(
+        self, table: Table, channel: discord.abc.Messageable, seat: int, panel: Panel,
+        ready: tuple[int, PanelMessage] | None = None,
+    ) -> bool:  # fmt: skip
+        """Edit the panel to show the table now (under its lock), with ``ready`` if it still shows
+        the table now; False if the panel cannot be edited."""
+        if panel.version == table.version:
+            return True  # it shows this moment already (e.g. a reminder)
+        if ready is None or ready[0] != table.version:
+            ready = await self._panel_now(table, channel, seat)
+            if ready is None:
+                return True
+        version, message = ready
+        async with self.panels.picture_lock(table, seat):  # after any picture upload under way
+            if await edit_panel(
+                self.client, panel, content=message.content, view=message.view, attachments=message.files()
+            ):
+                panel.version = version
+                return True
         self.panels.drop(table.id, seat)
         return False
 
