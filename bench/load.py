@@ -37,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.discord_ui.budget import GLOBAL_RATE  # noqa: E402
 from tests.discord_ui.fake_discord import FakeDiscord, RecordedRequest  # noqa: E402
 
 ACK_GOAL_MS = 25.0
@@ -508,6 +509,16 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
             f"  waits for a share of the limit: {waits['waited']} requests waited; pings and announcements "
             f"p50 {urgent['p50']:.0f} ms, p99 {urgent['p99']:.0f} ms (n {urgent['n']}); table edits and ping "
             f"deletions p50 {edits['p50']:.0f} ms, p99 {edits['p99']:.0f} ms (n {edits['n']}; edits coalesce)"
+        )
+        seconds = minutes * 60
+        edit_rate = bench.call_kinds.get("PATCH", 0) / seconds
+        other_rate = (sum(bench.call_kinds.values()) - bench.call_kinds.get("PATCH", 0)) / seconds
+        left = max(1e-9, GLOBAL_RATE - other_rate)
+        out.append(
+            f"  each table message was edited every {args.tables / max(edit_rate, 1e-9):.1f} s on average; "
+            f"the bot's share of the global limit ({GLOBAL_RATE:g}/s of Discord's 50) less its posts and "
+            f"deletions ({other_rate:.1f}/s) leaves {left:.1f} edits/s: one every "
+            f"{args.tables / left:.1f} s a table (Discord's per-channel limit alone: one a second)"
         )
     out.append(
         f"429s met: {limiter.given_429} ({limiter.given_global_429} of the global limit)   goal 0  "
