@@ -270,9 +270,12 @@ async def send_panel_picture(
     if message.picture is None:
         return
     async with panels.picture_lock(table, seat):
-        if still_shown():
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.edit_message(message_id, attachments=message.files())
+        panel = panels.live(table.id, seat, interaction.user.id)
+        if panel is None or not still_shown() or panel.picture == message.picture:
+            return  # moved on, or it shows this picture already (a bid changes no card)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.followup.edit_message(message_id, attachments=message.files())
+            panel.picture = message.picture
 
 
 async def send_hand(interaction: discord.Interaction, table: Table) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui import limits
+from bot.pictures import Rendered
 from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,8 @@ class Panel:
     seen: bool = False
     """Shown to the player as the answer to their own click while it was their turn: the turn ping
     for that same moment is not needed (they are looking at the panel)."""
+    picture: Rendered | None = None
+    """The hand picture the message shows (None: none yet), so the same one is not uploaded again."""
 
 
 class Panels:
@@ -125,6 +128,8 @@ class Panels:
         self._by_table.setdefault(table.id, {})[seat] = panel
         if previous is not None and previous.message_id != message_id:
             return previous
+        if previous is not None:
+            panel.picture = previous.picture  # edited in place: it keeps its picture
         return None
 
     def drop(self, table_id: int, seat: int) -> None:

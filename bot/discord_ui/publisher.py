@@ -296,10 +296,11 @@ class DiscordPublisher:
                 return True
         version, message = ready
         async with self.panels.picture_lock(table, seat):  # after any picture upload under way
-            if await edit_panel(
-                self.client, panel, content=message.content, view=message.view, attachments=message.files()
-            ):
-                panel.version = version
+            # A picture the panel shows already is not uploaded again (without ``attachments`` an
+            # edit keeps the message's files).
+            files = {} if message.picture == panel.picture else {"attachments": message.files()}
+            if await edit_panel(self.client, panel, content=message.content, view=message.view, **files):
+                panel.version, panel.picture = version, message.picture
                 return True
         self.panels.drop(table.id, seat)
         return False

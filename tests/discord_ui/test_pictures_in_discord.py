@@ -139,3 +139,19 @@ async def test_a_picture_that_fails_leaves_the_cards_as_text(
         assert message_by_id(channel, table.message_id).attachments == []
     assert any("could not be drawn" in r.getMessage() for r in caplog.records)
     caplog.clear()  # the errors were expected here
+
+
+async def test_a_panel_is_not_sent_the_picture_it_shows_already(world: Any) -> None:
+    """A bid changes no card: the panel's hand picture is uploaded only when it changes."""
+    env, guild, alice = world
+    channel = guild.create_text_channel("pitch")
+    table = await open_table(env, channel, alice, "pitch", [], 1)
+    await play_through_panels(env, channel, table, {alice.id: alice})
+    uploads: dict[str, list[str]] = {}  # panel message → the alt texts of its uploads, in order
+    for request in env.http_requests:
+        if request.method == "PATCH" and "/webhooks/" in request.path and "attachments" in (request.json or {}):
+            shown = [a.get("description", "") for a in request.json["attachments"]]
+            uploads.setdefault(request.path.rsplit("/", 1)[1], []).append(" ".join(shown))
+    assert uploads and sum(len(texts) for texts in uploads.values()) > 3
+    for texts in uploads.values():
+        assert all(a != b for a, b in zip(texts, texts[1:], strict=False)), texts
