@@ -4,6 +4,7 @@ choice of pictures or text (``/table cards``); text where the bot may not attach
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -149,9 +150,10 @@ async def test_a_panel_is_not_sent_the_picture_it_shows_already(world: Any) -> N
     await play_through_panels(env, channel, table, {alice.id: alice})
     uploads: dict[str, list[str]] = {}  # panel message → the alt texts of its uploads, in order
     for request in env.http_requests:
-        if request.method == "PATCH" and "/webhooks/" in request.path and "attachments" in (request.json or {}):
+        panel_edit = request.method == "PATCH" and "/webhooks/" in request.path
+        if panel_edit and "attachments" in (request.json or {}):
             shown = [a.get("description", "") for a in request.json["attachments"]]
             uploads.setdefault(request.path.rsplit("/", 1)[1], []).append(" ".join(shown))
     assert uploads and sum(len(texts) for texts in uploads.values()) > 3
     for texts in uploads.values():
-        assert all(a != b for a, b in zip(texts, texts[1:], strict=False)), texts
+        assert all(a != b for a, b in itertools.pairwise(texts)), texts
