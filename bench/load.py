@@ -438,8 +438,16 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
     if drawn:
         out.append(
             f"  pictures: {drawn['drawn']} drawn in {drawn['where']} (the worker used "
-            f"{100 * drawn['worker_share']:.0f}% of a core), {drawn['cached']} answered from the cache"
+            f"{100 * drawn['worker_share']:.0f}% of a core, RSS {drawn['worker_rss'] / 2**20:.0f} MiB), "
+            f"{drawn['cached']} answered from the cache"
         )
+    clicks = max(1, bot.get("clicks", 0))
+    loop_cpu = shares.get("MainThread", 0.0) * result["elapsed"]
+    out.append(
+        f"  CPU per click (the load's every other cost included; unlike times, other processes on the "
+        f"machine do not inflate it): event loop {1000 * loop_cpu / clicks:.1f} ms, the bot's process "
+        f"{1000 * bot['cpu_share'] * result['elapsed'] / clicks:.1f} ms"
+    )
     out.append("")
     out.append(f"{'acknowledgement (ms)':<24}{'n':>7}{'p50':>8}{'p99':>8}{'max':>9}   goal")
     everything: list[float] = []

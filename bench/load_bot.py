@@ -44,10 +44,17 @@ PROBE_INTERVAL = 0.01
 
 
 def rss_bytes() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
+    return rss_of("self")
+
+
+def rss_of(pid: int | str) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     return 0
 
 
@@ -306,7 +313,9 @@ async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -
                 "rss_mark": mark.get("rss", 0),
                 "rss_end": rss_bytes(),
                 "cpu_share": cpu / wall if wall else 0.0,
+                "clicks": len(HANDLING.times),
                 "pictures": {
+                    "worker_rss": sum(rss_of(pid) for pid in offloop.pool.worker_pids),
                     "where": "a worker process" if offloop.pool.worker_pids else "a thread",
                     "drawn": offloop.pool.renders - mark.get("renders", 0),
                     "cached": offloop.pool.hits - mark.get("hits", 0),

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -44,6 +45,8 @@ T = TypeVar("T")
 CACHE_SIZE = 128
 """Pictures kept here (a few KiB each); the worker keeps its own caches of states and card faces."""
 PRELOAD = ["bot.pictures", "bot.pictures.charts"]
+WORKER_NICENESS = 5
+"""On a small host the worker and the event loop share the cores: the loop goes first."""
 """Imported once by the fork server, so a new worker starts drawing at once."""
 
 
@@ -53,9 +56,12 @@ def _call(blob: bytes) -> Any:
     return render(*args, **kwargs)
 
 
-def _end_with_bot(bot: int) -> None:
-    """In the worker, first thing: end as soon as the bot (pid ``bot``) ends, even by SIGKILL. A
-    worker waits on its queue for ever otherwise, and keeps the fork server alive with it."""
+def _start_worker(bot: int) -> None:
+    """In the worker, first thing: yield the CPU to the bot (``WORKER_NICENESS``: a click's answer
+    matters more than its picture) and end as soon as the bot (pid ``bot``) ends, even by SIGKILL.
+    A worker waits on its queue for ever otherwise, and keeps the fork server alive with it."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         try:
@@ -123,7 +129,7 @@ class RenderPool:
             if context.get_start_method() == "forkserver":
                 context.set_forkserver_preload(PRELOAD)
             pool = ProcessPoolExecutor(
-                max_workers=self.processes, mp_context=context, initializer=_end_with_bot,
+                max_workers=self.processes, mp_context=context, initializer=_start_worker,
                 initargs=(os.getpid(),),
             )
             pool.submit(int).result()  # the worker is up (the fork server imported the pictures)
