@@ -28,7 +28,7 @@ from bot.discord_ui import limits
 from bot.discord_ui.bidding import add_bid_controls
 from bot.discord_ui.confirm import IRREVERSIBLE, add_ask_buttons, ask_to_leave
 from bot.discord_ui.messages import hand_text
-from bot.discord_ui.panels import delete_panel, untracked
+from bot.discord_ui.panels import Panel, delete_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
 from bot.discord_ui.replies import CLICK_PATIENCE, REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
@@ -182,12 +182,19 @@ async def add_hand_picture(
 ) -> PanelMessage:
     """Draw the hand (off the event loop) if ``prefs`` ask for pictures; the hand line stays in
     the text as its summary."""
-    if prefs is not None and prefs.pictures:
-        try:
-            message.picture = await hand_picture(view, seat, four_colour=prefs.four_colour)
-        except Exception:  # a picture is a nicety: the panel goes out as text
-            log.exception("the hand picture could not be drawn")
+    message.picture = await drawn_hand(view, seat, prefs)
     return message
+
+
+async def drawn_hand(view: dict[str, Any], seat: int, prefs: PlayerPrefs | None) -> Rendered | None:
+    """The seat's hand picture if ``prefs`` ask for pictures and it could be drawn."""
+    if prefs is None or not prefs.pictures:
+        return None
+    try:
+        return await hand_picture(view, seat, four_colour=prefs.four_colour)
+    except Exception:  # a picture is a nicety: the panel goes out as text
+        log.exception("the hand picture could not be drawn")
+        return None
 
 
 def panel_lock(interaction: discord.Interaction, table: Table) -> AbstractAsyncContextManager[Any]:
@@ -260,22 +267,24 @@ async def send_panel_picture(
     drawn and uploaded, and uploads land in order (the panel's picture lock)."""
     panels = services(interaction).publisher.panels
 
-    def still_shown() -> bool:
+    def shown() -> Panel | None:
         panel = panels.live(table.id, seat, interaction.user.id)
-        return panel is not None and panel.message_id == message_id and panel.version == version
+        if panel is None or panel.message_id != message_id or panel.version != version:
+            return None
+        return panel
 
-    if not still_shown():
+    if shown() is None:
         return
-    message = await add_hand_picture(PanelMessage("", discord.ui.View()), view, seat, prefs)
-    if message.picture is None:
+    picture = await drawn_hand(view, seat, prefs)
+    if picture is None:
         return
     async with panels.picture_lock(table, seat):
-        panel = panels.live(table.id, seat, interaction.user.id)
-        if panel is None or not still_shown() or panel.picture == message.picture:
+        panel = shown()
+        if panel is None or panel.picture == picture:
             return  # moved on, or it shows this picture already (a bid changes no card)
         with contextlib.suppress(discord.HTTPException):
-            await interaction.followup.edit_message(message_id, attachments=message.files())
-            panel.picture = message.picture
+            await interaction.followup.edit_message(message_id, attachments=[as_file(picture, HAND_FILE)])
+            panel.picture = picture
 
 
 async def send_hand(interaction: discord.Interaction, table: Table) -> None:
