@@ -320,7 +320,8 @@ async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -
                     "drawn": offloop.pool.renders - mark.get("renders", 0),
                     "cached": offloop.pool.hits - mark.get("hits", 0),
                     "worker_share": (process_cpu(offloop.pool.worker_pids) - mark.get("worker", 0.0)) / wall
-                    if wall else 0.0,
+                    if wall
+                    else 0.0,
                 },
                 "thread_shares": {
                     kind: (seconds - mark.get("threads", {}).get(kind, 0.0)) / wall if wall else 0.0

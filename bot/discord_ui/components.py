@@ -28,7 +28,7 @@ from bot.discord_ui import limits
 from bot.discord_ui.bidding import add_bid_controls
 from bot.discord_ui.confirm import IRREVERSIBLE, add_ask_buttons, ask_to_leave
 from bot.discord_ui.messages import hand_text
-from bot.discord_ui.panels import Panel, delete_panel, untracked
+from bot.discord_ui.panels import delete_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
 from bot.discord_ui.replies import CLICK_PATIENCE, REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
@@ -170,20 +170,25 @@ class PanelMessage:
         return [as_file(self.picture, HAND_FILE)] if self.picture is not None else []
 
 
+@dataclass
+class PanelNow:
+    """A seat's panel as it should show the table at ``version``: text and controls, and the hand
+    picture drawn (or, with ``picture_due``, to be drawn after the panel lock is released)."""
+
+    message_id: int
+    user_id: int
+    version: int
+    view: dict[str, Any]
+    message: PanelMessage
+    prefs: PlayerPrefs | None = None
+    picture_due: bool = False
+
+
 def panel_message(table: Table, seat: int, view: dict[str, Any], note: str | None = None) -> PanelMessage:
     """A hand panel's text and controls for ``view`` (the seat's view at ``table.version``: build
-    this before any ``await``, which lets the game move on). ``add_hand_picture`` completes it."""
+    this before any ``await``, which lets the game move on); its picture is ``drawn_hand``'s."""
     text = hand_text(table, seat, view)
     return PanelMessage(f"{note}\n\n{text}" if note else text, hand_view(table, seat, view))
-
-
-async def add_hand_picture(
-    message: PanelMessage, view: dict[str, Any], seat: int, prefs: PlayerPrefs | None
-) -> PanelMessage:
-    """Draw the hand (off the event loop) if ``prefs`` ask for pictures; the hand line stays in
-    the text as its summary."""
-    message.picture = await drawn_hand(view, seat, prefs)
-    return message
 
 
 async def drawn_hand(view: dict[str, Any], seat: int, prefs: PlayerPrefs | None) -> Rendered | None:
@@ -245,46 +250,15 @@ async def show_panel(
     if message_id is None:
         return nothing_more
     replaced = panels.put(table, seat, interaction, message_id, version, seen=seen)
-    shown = message_id
+    shown = PanelNow(message_id, interaction.user.id, version, view, message, prefs)
 
     async def follow_up() -> None:
         if replaced is not None:
             await delete_panel(interaction.client, replaced)
         if prefs is not None and prefs.pictures:
-            await send_panel_picture(
-                interaction, table, seat=seat, message_id=shown, version=version, view=view, prefs=prefs
-            )
+            await publisher.panel_picture(table, seat, shown)
 
     return follow_up
-
-
-async def send_panel_picture(
-    interaction: discord.Interaction, table: Table, *, seat: int, message_id: int, version: int,
-    view: dict[str, Any], prefs: PlayerPrefs,
-) -> None:  # fmt: skip
-    """Upload the hand picture of ``version`` to the panel that shows it, unless the panel has
-    moved on meanwhile (a newer answer or turn brings its own picture): only the latest state is
-    drawn and uploaded, and uploads land in order (the panel's picture lock)."""
-    panels = services(interaction).publisher.panels
-
-    def shown() -> Panel | None:
-        panel = panels.live(table.id, seat, interaction.user.id)
-        if panel is None or panel.message_id != message_id or panel.version != version:
-            return None
-        return panel
-
-    if shown() is None:
-        return
-    picture = await drawn_hand(view, seat, prefs)
-    if picture is None:
-        return
-    async with panels.picture_lock(table, seat):
-        panel = shown()
-        if panel is None or panel.picture == picture:
-            return  # moved on, or it shows this picture already (a bid changes no card)
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.followup.edit_message(message_id, attachments=[as_file(picture, HAND_FILE)])
-            panel.picture = picture
 
 
 async def send_hand(interaction: discord.Interaction, table: Table) -> None:

@@ -129,7 +129,9 @@ class RenderPool:
             if context.get_start_method() == "forkserver":
                 context.set_forkserver_preload(PRELOAD)
             pool = ProcessPoolExecutor(
-                max_workers=self.processes, mp_context=context, initializer=_start_worker,
+                max_workers=self.processes,
+                mp_context=context,
+                initializer=_start_worker,
                 initargs=(os.getpid(),),
             )
             pool.submit(int).result()  # the worker is up (the fork server imported the pictures)

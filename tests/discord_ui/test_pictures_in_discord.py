@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot import render
+from bot.discord_ui import components
 from bot.store import PlayerPrefs
 from bot.tables import Table
 from tests.discord_ui.helpers import close_bot_state, message_by_id
@@ -157,3 +158,25 @@ async def test_a_panel_is_not_sent_the_picture_it_shows_already(world: Any) -> N
     assert uploads and sum(len(texts) for texts in uploads.values()) > 3
     for texts in uploads.values():
         assert all(a != b for a, b in itertools.pairwise(texts)), texts
+
+
+async def test_no_hand_picture_is_drawn_while_its_panel_is_locked(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The panel lock orders a panel's answers; drawing (and uploading) its picture happens outside
+    it, so a click in the panel never waits for a picture."""
+    env, guild, alice = world
+    channel = guild.create_text_channel("pitch")
+    table = await open_table(env, channel, alice, "pitch", [], 1)
+    panels = env.bot.publisher.panels
+    locked_while_drawing: list[bool] = []
+    draw = components.hand_picture
+
+    async def watched(view: dict[str, Any], seat: int, *, four_colour: bool) -> Any:
+        locked_while_drawing.append(panels.lock(table, seat).locked())
+        return await draw(view, seat, four_colour=four_colour)
+
+    monkeypatch.setattr("bot.discord_ui.components.hand_picture", watched)
+    tally = await play_through_panels(env, channel, table, {alice.id: alice})
+    assert len(locked_while_drawing) >= tally.decisions // 2
+    assert not any(locked_while_drawing)
