@@ -45,9 +45,9 @@ T = TypeVar("T")
 CACHE_SIZE = 128
 """Pictures kept here (a few KiB each); the worker keeps its own caches of states and card faces."""
 PRELOAD = ["bot.pictures", "bot.pictures.charts"]
+"""Imported once by the fork server, so a new worker starts drawing at once."""
 WORKER_NICENESS = 5
 """On a small host the worker and the event loop share the cores: the loop goes first."""
-"""Imported once by the fork server, so a new worker starts drawing at once."""
 
 
 def _call(blob: bytes) -> Any:
@@ -56,7 +56,7 @@ def _call(blob: bytes) -> Any:
     return render(*args, **kwargs)
 
 
-def _start_worker(bot: int) -> None:
+def _worker_setup(bot: int) -> None:
     """In the worker, first thing: yield the CPU to the bot (``WORKER_NICENESS``: a click's answer
     matters more than its picture) and end as soon as the bot (pid ``bot``) ends, even by SIGKILL.
     A worker waits on its queue for ever otherwise, and keeps the fork server alive with it."""
@@ -117,12 +117,12 @@ class RenderPool:
         with self._lock:
             if self._starting is None:
                 self._starting = concurrent.futures.Future()
-                threading.Thread(target=self._start_worker, name="pictures-start", daemon=True).start()
+                threading.Thread(
+                    target=self._start_worker, args=(self._starting,), name="pictures-start", daemon=True
+                ).start()
             return self._starting
 
-    def _start_worker(self) -> None:
-        starting = self._starting
-        assert starting is not None
+    def _start_worker(self, starting: concurrent.futures.Future[None]) -> None:
         try:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -131,7 +131,7 @@ class RenderPool:
             pool = ProcessPoolExecutor(
                 max_workers=self.processes,
                 mp_context=context,
-                initializer=_start_worker,
+                initializer=_worker_setup,
                 initargs=(os.getpid(),),
             )
             pool.submit(int).result()  # the worker is up (the fork server imported the pictures)
@@ -140,10 +140,10 @@ class RenderPool:
             starting.set_result(None)
             return
         with self._lock:
-            if self._starting is starting:
+            adopted = self._starting is starting
+            if adopted:
                 self._process_pool = pool
-                pool = None  # type: ignore[assignment]
-        if pool is not None:  # stopped while starting
+        if not adopted:  # stopped while starting
             pool.shutdown(wait=False)
         starting.set_result(None)
 
