@@ -27,6 +27,7 @@ INVITE_PERMISSIONS = {
     "Send Messages in Threads": "send_messages_in_threads",
     "Create Public Threads": "create_public_threads",
     "Create Private Threads": "create_private_threads",
+    "Manage Threads": "manage_threads",  # to lock a finished table's thread (archiving needs none)
     "Embed Links": "embed_links",
     "Attach Files": "attach_files",
     "Read Message History": "read_message_history",

@@ -1,4 +1,5 @@
-"""The table manager: one table per channel, a lock per table, computer turns and turn timers.
+"""The table manager: one table per channel (a thread is a channel of its own), a lock per table,
+computer turns and turn timers; seats and people are its `seating` (bot/seating.py).
 
 It is the only place that changes a running game. Every accepted action is written to the store
 before the new state replaces the old one, so nothing a player did is lost on a restart. It knows
@@ -203,6 +204,9 @@ class TableManager:
         self.by_id: dict[int, Table] = {}
         self._closing = False
         self.upkeep = Upkeep(self)
+        from bot.seating import Seating  # it builds on this module's Table and Seat
+
+        self.seating = Seating(self)
 
     @property
     def closing(self) -> bool:
@@ -221,7 +225,10 @@ class TableManager:
     def require(self, channel_id: int) -> Table:
         table = self.by_channel.get(channel_id)
         if table is None:
-            raise TableError("There is no table in this channel. Open one with /table new.")
+            raise TableError(
+                "There is no table in this channel. Open one with /table new "
+                "(a table in a thread is run from inside its thread)."
+            )
         return table
 
     async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
@@ -242,22 +249,23 @@ class TableManager:
         variant: str,
         options: dict[str, Any] | None = None,
         players: int | None = None,
+        in_answer: bool = True,
     ) -> Table:
-        """Open a lobby in a channel with the host in the first seat."""
+        """Open a lobby in a channel with the host in the first seat. ``in_answer``: the table
+        message is the answer to the command (``set_message`` follows); else the publisher posts it."""
         self._refuse_while_closing()
         existing = self.by_channel.get(channel_id)
         if existing is not None:
             raise TableError(
-                f"This channel already has a {existing.title} table ({existing.status}). "
-                "Join it, or its host can end it with /table end."
+                f"This channel already has a table ({existing.title}, {existing.status}). "
+                "Join it, or its host can end it with /table end. Where threads are allowed, "
+                "/table new in a text channel gives each table a thread of its own."
             )
-        cls = find_variant(variant)
-        defaults = await self._guild_defaults(guild_id, cls.name)
-        resolved = resolve_options(cls.option_specs, options, cls.name, house=defaults)
-        # The engine checks the player count and the options together, as the game will start.
-        count = new_game(cls.name, players=players, options=resolved, seed=0).players
+        cls, resolved, count = await self.check_new(guild_id, variant, options, players)
         seats: list[Seat | None] = [Seat("human", host_name, host_id)] + [None] * (count - 1)
-        table = Table(0, guild_id, channel_id, host_id, cls.name, resolved, count, seats, message_coming=True)
+        table = Table(
+            0, guild_id, channel_id, host_id, cls.name, resolved, count, seats, message_coming=in_answer
+        )
         table.id = await self.store.games.create(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -271,7 +279,22 @@ class TableManager:
             status="lobby",
         )
         self._track(table)
+        if not in_answer:
+            self.publisher.table_changed(table)
         return table
+
+    async def check_new(
+        self, guild_id: int, variant: str, options: dict[str, Any] | None, players: int | None
+    ) -> tuple[type[Game], dict[str, Any], int]:
+        """Refuse a table that could not be opened (a bad variant, house rule or player count);
+        else its variant, options with the guild's defaults, and player count."""
+        self._refuse_while_closing()
+        cls = find_variant(variant)
+        defaults = await self._guild_defaults(guild_id, cls.name)
+        resolved = resolve_options(cls.option_specs, options, cls.name, house=defaults)
+        # The engine checks the player count and the options together, as the game will start.
+        count = new_game(cls.name, players=players, options=resolved, seed=0).players
+        return cls, resolved, count
 
     async def join(self, table: Table, user_id: int, name: str) -> int:
         """Seat a person in the first empty seat; returns the seat."""
@@ -292,23 +315,33 @@ class TableManager:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You have no seat at this table.")
-            if table.status == "lobby":
-                table.seats[seat] = None
-                if not table.humans():
-                    await self._close(table, "abandoned")
-                    self.publisher.announce(table, "Everyone left: the table is closed.")
-                    return
-                if user_id == table.host_id:
-                    table.host_id = table.humans()[0]
-                    await self.store.games.update(table.id, host_id=table.host_id)
-            else:
-                current = table.seats[seat]
-                assert current is not None
-                table.seats[seat] = Seat("computer", f"Computer ({current.name}'s seat)", level="basic")
-                self.publisher.announce(table, f"{current.name} left: a computer plays their seat.")
-            await self._save_seats(table)
+            if not await self.vacate(table, seat, "left"):
+                return
         self.publisher.table_changed(table)
         self._after_change(table)
+
+    async def vacate(self, table: Table, seat: int, went: str) -> bool:
+        """Empty a person's lobby seat (hosting passes on; the last person out closes the table) or
+        give their game seat to a computer, announced as "<name> ``went``". Under the table's lock;
+        False if the table closed."""
+        current = table.seats[seat]
+        assert current is not None and current.user_id is not None
+        if table.status == "lobby":
+            table.seats[seat] = None
+            if not table.humans():
+                await self._close(table, "abandoned")
+                self.publisher.announce(table, "Everyone left: the table is closed.")
+                return False
+            if went != "left":
+                self.publisher.announce(table, f"{current.name} {went}.")
+        else:
+            table.seats[seat] = Seat("computer", f"Computer ({current.name}'s seat)", level="basic")
+            self.publisher.announce(table, f"{current.name} {went}: a computer plays their seat.")
+        if current.user_id == table.host_id and table.humans():  # hosting passes to who is left
+            table.host_id = table.humans()[0]
+            await self.store.games.update(table.id, host_id=table.host_id)
+        await self._save_seats(table)
+        return True
 
     async def add_computer(self, table: Table, user_id: int, level: str = "basic") -> int:
         """A seated person adds a computer player of ``level`` in the first empty seat."""
@@ -516,9 +549,12 @@ class TableManager:
         settings = await self.store.settings.get(guild_id)
         return dict(settings.default_options.get(variant, {}))
 
-    def _refuse_while_closing(self) -> None:
+    def refuse_while_closing(self) -> None:
+        """Refuse every change once shutdown has begun."""
         if self._closing:
             raise TableError(RESTARTING)
+
+    _refuse_while_closing = refuse_while_closing
 
     def _check_lobby(self, table: Table, verb: str) -> None:
         self._refuse_while_closing()
@@ -542,8 +578,11 @@ class TableManager:
             raise TableError("The game has not started yet.")
         return seat
 
-    async def _save_seats(self, table: Table) -> None:
+    async def save_seats(self, table: Table) -> None:
+        """Store who sits where (under the table's lock)."""
         await self.store.games.update(table.id, seats=table.seats_json())
+
+    _save_seats = save_seats
 
     def _make_bots(self, table: Table) -> None:
         table.bots = {}

@@ -36,6 +36,18 @@ from bot.errors import Refusal
 MAX_HOUSE_RULES_TEXT = 400  # key=value pairs: every option of a variant fits easily
 
 
+THREAD_WORDS = {
+    "public": "each in a public thread of its own",
+    "private": "each in a private thread of its own",
+    "off": "in the channel itself (one per channel)",
+}
+THREAD_CHOICES = [
+    app_commands.Choice(name="A public thread per table", value="public"),
+    app_commands.Choice(name="A private thread per table (players are added)", value="private"),
+    app_commands.Choice(name="No threads: in the channel (one table per channel)", value="off"),
+]
+
+
 def require_admin(interaction: discord.Interaction) -> None:
     if not is_admin(interaction):
         raise Refusal("You need the Manage Server permission for that.")
@@ -149,14 +161,16 @@ class AdminCog(commands.Cog):
         computer_delay="Seconds before a computer's move appears",
         rate_computer_games="Whether games with computer players move ratings",
         game="Set the default house rules of this game", house_rules="key=value pairs for that game",
+        table_threads="Where /table new opens a table: its own public or private thread, or the channel",
     )  # fmt: skip
-    @app_commands.choices(game=VARIANT_CHOICES)
+    @app_commands.choices(game=VARIANT_CHOICES, table_threads=THREAD_CHOICES)
     @answers_refusals
     async def settings(
         self, interaction: discord.Interaction,
         turn_timer_minutes: app_commands.Range[int, 0, 1440] | None = None,
         computer_delay: app_commands.Range[float, 0.0, 30.0] | None = None,
         rate_computer_games: bool | None = None, game: str | None = None, house_rules: str | None = None,
+        table_threads: str | None = None,
     ) -> None:  # fmt: skip
         require_admin(interaction)
         store = services(interaction).store
@@ -168,6 +182,8 @@ class AdminCog(commands.Cog):
             changes["computer_delay_seconds"] = float(computer_delay)
         if rate_computer_games is not None:
             changes["rate_computer_games"] = rate_computer_games
+        if table_threads is not None:
+            changes["table_threads"] = table_threads
         if (game is None) != (house_rules is None):
             raise Refusal("Give both game and house_rules to set a game's default house rules.")
         if game is not None and house_rules is not None:
@@ -195,7 +211,8 @@ class AdminCog(commands.Cog):
         await reply(
             interaction,
             f"Turn timer: {timer} · computer delay: {settings.computer_delay_seconds:g} s · "
-            f"computer games rated: {'yes' if settings.rate_computer_games else 'no'}",
+            f"computer games rated: {'yes' if settings.rate_computer_games else 'no'} · "
+            f"new tables: {THREAD_WORDS[settings.table_threads]}",
             embed=embed,
         )
 

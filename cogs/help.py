@@ -16,7 +16,8 @@ ABOUT = (
     "scores. Finished games count for `/leaderboard` and `/stats`."
 )
 TURN = (
-    "1. `/table new game:…` opens a lobby; **Join**, **Add computer**, then the host presses **Start**.\n"
+    "1. `/table new game:…` opens a lobby (in a thread of its own where the server allows); **Join** or "
+    "choose your seat (and so your partner), **Add computer**, then the host presses **Start**.\n"
     "2. When the game waits for you, you are mentioned. Click **Show my hand** on the table message "
     "(or use `/hand`): your cards and exactly the choices you have now, seen only by you.\n"
     "3. Click a card, a bid or a choice. Long bid ladders offer the next bid, +10, +50 and "

@@ -44,7 +44,9 @@ class Fault:
         self.active = True
         if self.kind == "locked":  # another program holds the write lock
             # The bot's own writer may be mid-commit: wait for it (off the loop) rather than fail.
-            self.blocker = sqlite3.connect(self.store.path, isolation_level=None, timeout=10, check_same_thread=False)
+            self.blocker = sqlite3.connect(
+                self.store.path, isolation_level=None, timeout=10, check_same_thread=False
+            )
             await asyncio.to_thread(self.blocker.execute, "BEGIN IMMEDIATE")
         elif self.kind == "read-only":
             await self.store.db.on_writer(lambda conn: conn.execute("PRAGMA query_only = ON"))

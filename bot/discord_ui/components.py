@@ -27,6 +27,7 @@ from bot.ai import levels
 from bot.discord_ui import limits
 from bot.discord_ui.bidding import add_bid_controls
 from bot.discord_ui.confirm import IRREVERSIBLE, add_ask_buttons, ask_to_leave
+from bot.discord_ui.lobby import SeatSelect, bring_in
 from bot.discord_ui.messages import hand_text
 from bot.discord_ui.panels import delete_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
@@ -49,6 +50,7 @@ def table_view(table: Table) -> discord.ui.View | None:
         for level in levels(table.family):
             view.add_item(LobbyButton(table.id, f"add-{level}"))
         view.add_item(LobbyButton(table.id, "start"))
+        view.add_item(SeatSelect(table.id, table))
         return untracked(view)
     if table.status == "playing":
         view.add_item(SeatButton(table.id, "hand"))
@@ -339,7 +341,8 @@ class LobbyButton(
             user = interaction.user.id
             if self.op == "join":
                 seat = await manager.join(table, user, display_name(interaction))
-                await reply(interaction, f"You took seat {seat + 1} at the {table.title} table.")
+                where = await bring_in(interaction, table)
+                await reply(interaction, f"You took seat {seat + 1} at the {table.title} table.{where}")
             elif self.op == "leave" and table.status != "lobby" and table.seat_of(user) is not None:
                 await ask_to_leave(interaction, table)  # an old lobby message: leaving is final now
             elif self.op == "leave":

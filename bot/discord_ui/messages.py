@@ -12,6 +12,7 @@ import discord
 from bot import render
 from bot.discord_ui import limits
 from bot.engine import find_variant
+from bot.seating import sides
 from bot.store import League
 from bot.tables import Table
 
@@ -63,9 +64,12 @@ def table_embed(table: Table) -> discord.Embed:
     names = table.names()
     if table.status == "lobby":
         seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(names))
+        partnered = [side for side in sides(table) if len(side) > 1]
+        if partnered:
+            seats += "\nPartners: " + " · ".join(" & ".join(str(s + 1) for s in side) for side in partnered)
         embed.description = (
-            f"Lobby — host <@{table.host_id}>. **Join** to take a seat; empty seats get computer "
-            "players when the host presses **Start**."
+            f"Lobby — host <@{table.host_id}>. **Join** to take a seat, or choose one (and so your "
+            "partner) below; empty seats get computer players when the host presses **Start**."
         )
         return limits.add_fields(embed, [("Seats", seats), ("House rules", options_text(table))])
     if table.game is None:

@@ -20,6 +20,7 @@ from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.discord_ui.panels import Panel, Panels, edit_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, TABLE_FILE, as_file, can_attach, table_picture
 from bot.discord_ui.services import services_of
+from bot.discord_ui.threads import close_thread
 from bot.errors import Refusal
 from bot.store import PlayerPrefs
 from bot.tables import Table
@@ -192,11 +193,13 @@ class DiscordPublisher:
             waited += 0.05
 
     async def _ended(self, table: Table, channel: discord.abc.Messageable, state: _Pending) -> None:
-        """The table's last line and final message are out: no panel keeps controls, no ping stays."""
+        """The table's last line and final message are out: no panel keeps controls, no ping stays,
+        and a table's own thread is archived."""
         await self._close_panels(table)
         await self._delete_ping(table, channel, state)
         if self.on_final is not None:
             await self.on_final(table)
+        await close_thread(table, channel, self.client.user)
 
     @staticmethod
     def _waiting(table: Table) -> dict[int, int]:

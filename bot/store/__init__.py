@@ -41,6 +41,7 @@ from bot.store.leagues import Leagues
 from bot.store.migrations import Migration, load_migrations, migrations_dir
 from bot.store.players import PlayerPrefs, Players
 from bot.store.records import (
+    THREAD_MODES,
     FamilyRating,
     GameRecord,
     GuildSettings,
@@ -55,6 +56,7 @@ from bot.store.results import Results
 from bot.store.settings import GuildSettingsRepo
 
 __all__ = [
+    "THREAD_MODES",
     "ActionOutOfOrder",
     "Boards",
     "Database",

@@ -10,6 +10,8 @@ from typing import Any
 
 STATUSES = ("lobby", "playing", "ended", "abandoned")
 UNFINISHED = ("lobby", "playing")
+# Where /table new opens a table: its own public thread, its own private thread, or the channel.
+THREAD_MODES = ("public", "private", "off")
 
 
 def win_pct(wins: int, games: int) -> float:
@@ -80,6 +82,7 @@ class GuildSettings:
     computer_delay_seconds: float = 1.0
     rate_computer_games: bool = False
     default_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # variant -> options
+    table_threads: str = "public"  # where /table new opens a table: THREAD_MODES
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (json.dumps-able)."""

@@ -11,12 +11,18 @@ from typing import Any
 
 from bot.store.database import Database, Tx
 from bot.store.errors import StoreError, StoreRefusal
-from bot.store.records import GuildSettings
+from bot.store.records import THREAD_MODES, GuildSettings
 from bot.store.validate import dumps, is_int, options_by_variant
 
 MAX_TURN_TIMEOUT = 86_400
 MAX_COMPUTER_DELAY = 30.0
-SETTINGS = ("turn_timeout_seconds", "computer_delay_seconds", "rate_computer_games", "default_options")
+SETTINGS = (
+    "turn_timeout_seconds",
+    "computer_delay_seconds",
+    "rate_computer_games",
+    "default_options",
+    "table_threads",
+)
 
 
 def _checked(name: str, value: Any) -> Any:
@@ -42,11 +48,18 @@ def _checked(name: str, value: Any) -> Any:
         return value
     if name == "default_options":
         return options_by_variant(value)
+    if name == "table_threads":
+        if value not in THREAD_MODES:
+            raise StoreRefusal(f"table_threads is one of {', '.join(THREAD_MODES)}, not {value!r}")
+        return value
     raise StoreError(f"there is no guild setting {name!r}; the settings are {', '.join(SETTINGS)}")
 
 
 class GuildSettingsRepo:
     """Read and change a guild's settings; a guild that never changed any gets the defaults."""
+
+    # Where a guild that never chose opens its tables.
+    default_table_threads = "public"
 
     def __init__(self, db: Database, default_computer_delay: float = 1.0) -> None:
         self._db = db
@@ -57,13 +70,17 @@ class GuildSettingsRepo:
 
     def _from_row(self, guild_id: int, row: sqlite3.Row | None) -> GuildSettings:
         if row is None:
-            return GuildSettings(guild_id, computer_delay_seconds=self.default_computer_delay)
+            return GuildSettings(
+                guild_id, computer_delay_seconds=self.default_computer_delay,
+                table_threads=self.default_table_threads,
+            )  # fmt: skip
         return GuildSettings(
             guild_id=guild_id,
             turn_timeout_seconds=row["turn_timeout_seconds"],
             computer_delay_seconds=row["computer_delay_seconds"],
             rate_computer_games=bool(row["rate_computer_games"]),
             default_options=json.loads(row["default_options"]),
+            table_threads=row["table_threads"],
         )
 
     async def get(self, guild_id: int) -> GuildSettings:
@@ -79,7 +96,8 @@ class GuildSettingsRepo:
         (``StoreRefusal`` for a bad value).
 
         ``turn_timeout_seconds``: 0 (off) to 86400; ``computer_delay_seconds``: 0 to 30;
-        ``rate_computer_games``: bool; ``default_options``: {variant: {option: value}} (replaces the
+        ``rate_computer_games``: bool; ``table_threads``: one of ``THREAD_MODES``;
+        ``default_options``: {variant: {option: value}} (replaces the
         whole mapping; stored as given: the table manager checks it against the variants' rules).
         """
         checked = {name: _checked(name, value) for name, value in changes.items()}
@@ -91,17 +109,20 @@ class GuildSettingsRepo:
                 setattr(settings, name, value)
             tx.run(
                 "INSERT INTO guilds (guild_id, turn_timeout_seconds, computer_delay_seconds,"
-                " rate_computer_games, default_options, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " rate_computer_games, default_options, table_threads, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_timeout_seconds = excluded.turn_timeout_seconds,"
                 " computer_delay_seconds = excluded.computer_delay_seconds,"
                 " rate_computer_games = excluded.rate_computer_games,"
-                " default_options = excluded.default_options, updated_at = excluded.updated_at",
+                " default_options = excluded.default_options, table_threads = excluded.table_threads,"
+                " updated_at = excluded.updated_at",
                 (
                     guild_id,
                     settings.turn_timeout_seconds,
                     settings.computer_delay_seconds,
                     int(settings.rate_computer_games),
                     dumps(settings.default_options, "default_options"),
+                    settings.table_threads,
                     time.time(),
                 ),
             )

@@ -11,7 +11,15 @@ import pytest
 
 from bot.app import TrickNightBot
 from bot.config import Settings
+from bot.store import GuildSettingsRepo
 from tests.discord_ui.helpers import close_bot_state
+
+
+@pytest.fixture(autouse=True)
+def tables_in_their_channel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests play each table in the channel itself, as a guild with ``table_threads`` off
+    does; tests of tables in threads (test_threads.py) set their guild's setting."""
+    monkeypatch.setattr(GuildSettingsRepo, "default_table_threads", "off")
 
 
 @pytest.fixture

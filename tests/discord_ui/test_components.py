@@ -13,6 +13,7 @@ from bot.discord_ui import TABLE_ITEMS, ActButton, ActSelect, LobbyButton, SeatB
 from bot.discord_ui.bidding import OtherBidButton
 from bot.discord_ui.confirm import AskButton, ConfirmButton
 from bot.discord_ui.history import HistoryButton, HistoryReplaySelect, ReplayButton, ReplayDealSelect
+from bot.discord_ui.lobby import InviteButton, SeatSelect, SwapButton
 from bot.discord_ui.rules import RulesButton
 from cogs.admin import ResetButton
 from cogs.leaderboard import BoardButton
@@ -36,6 +37,9 @@ TEMPLATES = {
     HistoryReplaySelect: r"tn:hist:replay",
     ReplayButton: r"tn:rp:(?P<gid>\d{1,19}):(?P<deal>\d{1,6}):(?P<page>\d{1,4}):(?P<op>prev|next)",
     ReplayDealSelect: r"tn:rpdeal:(?P<gid>\d{1,19})",
+    SeatSelect: r"tn:seat:(?P<tid>\d+)",
+    InviteButton: r"tn:invite:(?P<tid>\d+):(?P<user>\d+)",
+    SwapButton: r"tn:swap:(?P<tid>\d+):(?P<a>\d+):(?P<auser>\d+):(?P<b>\d+):(?P<buser>\d+)",
 }
 
 
@@ -76,6 +80,9 @@ MADE = [
     (HistoryReplaySelect([(5, "pitch", 0.0)]), "tn:hist:replay"),
     (ReplayButton(2**63 - 1, 99999, 20, "next"), f"tn:rp:{2**63 - 1}:99999:20:next"),
     (ReplayDealSelect(2**63 - 1), f"tn:rpdeal:{2**63 - 1}"),
+    (SeatSelect(7), "tn:seat:7"),
+    (InviteButton(2**63 - 1, 2**64 - 1), f"tn:invite:{2**63 - 1}:{2**64 - 1}"),
+    (SwapButton(2**63 - 1, 7, 2**64 - 1, 6, 2**64 - 1), f"tn:swap:{2**63 - 1}:7:{2**64 - 1}:6:{2**64 - 1}"),
 ]
 
 

@@ -32,7 +32,7 @@ from tests.hosting.harness import APP_ID, ROOT, clean_environ, fake_token, write
 
 # View Channels, Send Messages, Embed Links, Attach Files, Read Message History, Use Application
 # Commands, Create Public Threads, Create Private Threads, Send Messages in Threads (Discord's bits).
-PERMISSION_BITS = (10, 11, 14, 15, 16, 31, 35, 36, 38)
+PERMISSION_BITS = (10, 11, 14, 15, 16, 31, 34, 35, 36, 38)
 
 
 def tricknight(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

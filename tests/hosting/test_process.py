@@ -60,6 +60,8 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     db = site(tmp_path)
+    async with await Store.open(db) as store:  # this table plays in the channel, not a thread of its own
+        await store.settings.update(int(fake.guild_id), table_threads="off")
     bot = await start_bot(fake, tmp_path)
     try:
         log_line = await bot.wait_for_line(r"database .* \(schema \d+")

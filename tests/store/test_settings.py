@@ -14,12 +14,14 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
         settings = await store.settings.get(9)
         assert (settings.turn_timeout_seconds, settings.computer_delay_seconds) == (300, 1.0)
         assert settings.rate_computer_games is False and settings.default_options == {}
+        assert settings.table_threads == "public"  # each table in a public thread of its own
         updated = await store.settings.update(
             9,
             turn_timeout_seconds=0,
             computer_delay_seconds=2,
             rate_computer_games=True,
             default_options={"pitch": {"smudge": True, "target": 21}},
+            table_threads="private",
         )
         assert updated.default_options == {"pitch": {"smudge": True, "target": 21}}
         assert updated.computer_delay_seconds == 2.0 and isinstance(updated.computer_delay_seconds, float)
@@ -36,6 +38,8 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
             {"default_options": ["pitch"]},
             {"default_options": {1: {}}},
             {"default_options": {"pitch": ["target", 21]}},
+            {"table_threads": "forum"},
+            {"table_threads": None},
         ]
         for change in refused:
             with pytest.raises(StoreRefusal):
@@ -52,6 +56,7 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
             "computer_delay_seconds": 0.25,
             "rate_computer_games": True,
             "default_options": {"pitch": {"smudge": True, "target": 21}},
+            "table_threads": "private",
         }
 
 
@@ -60,3 +65,11 @@ async def test_a_guild_without_settings_gets_the_configured_computer_delay(tmp_p
         assert (await store.settings.get(1)).computer_delay_seconds == 0.0
         changed = await store.settings.update(1, turn_timeout_seconds=60)
         assert (changed.turn_timeout_seconds, changed.computer_delay_seconds) == (60, 0.0)
+
+
+async def test_the_thread_setting_of_a_guild_that_changed_other_settings_stays_public(tmp_path):
+    async with await Store.open(tmp_path / "t.db") as store:
+        await store.settings.update(3, turn_timeout_seconds=60)
+    async with await Store.open(tmp_path / "t.db") as store:
+        assert (await store.settings.get(3)).table_threads == "public"
+        assert (await store.settings.update(3, table_threads="off")).table_threads == "off"

@@ -1,0 +1,3 @@
+-- Version 0006: number reserved for the aidiscord branch, which may bring its own 0006 migration. This file
+-- changes nothing; if that branch adds a 0006 file, delete this one when merging (two files with one
+-- number stop the store from opening, so a test fails at once rather than a number being skipped).

@@ -1,0 +1,157 @@
+"""The duplicate-match bench: same cards in every play of a pair, seats swapped right, and a margin
+of zero between equal levels."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bench import duel
+from bot.engine import new_game
+
+
+def roles_of(variant: str, players: int | None = None) -> list[tuple[str, ...]]:
+    return duel.match_seatings(duel.Match(variant, "basic", "random", players))
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "expected"),
+    [
+        ("pinochle-2", None, [("A", "B"), ("B", "A")]),
+        ("pinochle-4", None, [("A", "B", "A", "B"), ("B", "A", "B", "A")]),
+        ("pinochle-4-auction", None, [("A", "B", "A", "B"), ("B", "A", "B", "A")]),
+        ("double-deck", None, [("A", "B", "A", "B"), ("B", "A", "B", "A")]),
+        ("pitch-partnership", None, [("A", "B", "A", "B"), ("B", "A", "B", "A")]),
+        ("pitch", 4, [("A", "B", "A", "B"), ("B", "A", "B", "A")]),
+    ],
+)
+def test_swap_puts_each_level_in_the_others_seats(variant, players, expected):
+    seatings = roles_of(variant, players)
+    assert seatings == expected
+    game = new_game(variant, players=players, seed=1)
+    if len(game.sides) == 2:  # partners: A is one whole side, then the other
+        for roles in seatings:
+            assert {game.side_of[seat] for seat, role in enumerate(roles) if role == "A"} in ({0}, {1})
+
+
+def test_three_hand_rotation_is_every_mixed_seating_each_seat_equally():
+    seatings = roles_of("pinochle-3")
+    assert len(set(seatings)) == 6
+    assert all(len(set(roles)) == 2 for roles in seatings)  # never one level alone at the table
+    for seat in range(3):
+        assert Counter(roles[seat] for roles in seatings) == {"A": 3, "B": 3}
+
+
+def test_unsupported_table_is_refused_clearly():
+    with pytest.raises(ValueError, match="no duplicate scheme"):
+        roles_of("pitch", 5)
+
+
+@pytest.mark.parametrize("variant", ["pinochle-3", "pitch", "pinochle-4", "double-deck", "pinochle-2"])
+def test_every_play_of_a_pair_gets_the_same_cards_at_the_same_seats(monkeypatch, variant):
+    dealt: list[tuple[int, list[list[str]]]] = []
+    seated: list[tuple[int, str]] = []
+    real_new_game, real_make_player = duel.new_game, duel.make_player
+
+    def recording_new_game(name: str, **kwargs: Any):
+        game = real_new_game(name, **kwargs)
+        if kwargs.get("seed") != 1:  # seed 1 is the seating probe
+            dealt.append((game.seed, [sorted(map(str, game.view(s)["hand"])) for s in range(game.players)]))
+        return game
+
+    def recording_make_player(family: str, level: str, seed: int | None = None):
+        seated.append((len(dealt), level))
+        return real_make_player(family, level, seed)
+
+    monkeypatch.setattr(duel, "new_game", recording_new_game)
+    monkeypatch.setattr(duel, "make_player", recording_make_player)
+    match = duel.Match(variant, "basic", "random", seed=5)
+    seatings = duel.match_seatings(match)
+    tally = duel.run_pairs(match, [0, 1])
+    plays = len(seatings)
+    assert len(dealt) == 2 * plays and tally.deals == 2 * plays
+    for pair in range(2):
+        plays_of_pair = dealt[pair * plays : (pair + 1) * plays]
+        assert len({seed for seed, _ in plays_of_pair}) == 1
+        assert all(hands == plays_of_pair[0][1] for _, hands in plays_of_pair)
+    assert dealt[0][1] != dealt[plays][1]  # each pair has its own deal
+    # The levels seated at each play follow the scheme, seat by seat.
+    players = len(dealt[0][1])
+    for index, roles in enumerate(seatings * 2):
+        levels = [level for play, level in seated if play == index + 1]
+        assert levels == [match.level(role) for role in roles]
+        assert len(levels) == players
+
+
+def test_equal_levels_have_a_margin_interval_around_zero():
+    basic = duel.summarize(duel.run_pairs(duel.Match("pitch", "basic", "basic", 4, seed=3), range(200)))
+    assert basic.margin_low <= 0 <= basic.margin_high  # today's basic is deterministic: all ties
+    # random differs between the two plays of a pair, yet over a few hundred pairs the interval holds 0.
+    figures = duel.summarize(duel.run_pairs(duel.Match("pitch", "random", "random", 4, seed=3), range(400)))
+    assert figures.margin_low < 0 < figures.margin_high
+    assert figures.won_low < 0.5 < figures.won_high
+    assert figures.margin != 0.0
+
+
+def test_the_better_level_wins_from_either_side_and_contracts_are_counted():
+    forward = duel.summarize(
+        tally := duel.run_pairs(duel.Match("pitch", "basic", "random", seed=2), range(60))
+    )
+    backward = duel.summarize(duel.run_pairs(duel.Match("pitch", "random", "basic", seed=2), range(60)))
+    assert forward.margin_low > 0 and forward.won > 0.75
+    assert backward.margin_high < 0 and backward.won < 0.25
+    assert tally.taken["A"] + tally.taken["B"] == tally.deals == 120
+    assert 0 < tally.made["A"] <= tally.taken["A"]
+    assert tally.times["A"] and tally.times["B"]
+
+
+def test_jobs_give_the_same_pairs_as_one_process():
+    match = duel.Match("pinochle-2", "basic", "random", seed=4)
+    alone = duel.run_match(match, 6, 1, progress=False)
+    split = duel.run_match(match, 6, 2, progress=False)
+    assert split.pairs == alone.pairs and split.deals == alone.deals
+    assert split.taken == alone.taken and split.made == alone.made
+    assert len(split.times["A"]) == len(alone.times["A"])
+
+
+def test_wilson_interval():
+    low, high = duel.wilson(0.5, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert duel.wilson(1.0, 20)[1] == 1.0
+
+
+def test_a_missing_level_stops_before_playing(capsys):
+    with pytest.raises(SystemExit) as stop:
+        duel.main(["pitch", "--a", "no-such-level", "--pairs", "1"])
+    assert stop.value.code == 2
+    assert "level 'no-such-level' is not available for pitch" in capsys.readouterr().err
+    missing = duel.missing_levels([("pinochle-4", "hard-but-absent", "basic")])
+    assert len(missing) == 1
+    assert missing[0].startswith(
+        "level 'hard-but-absent' is not available for pinochle-4 (pinochle: random, "
+    )
+
+
+def test_main_prints_the_figures(capsys):
+    assert duel.main(["pinochle-3", "--pairs", "2", "--seed", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "each deal played 6 times" in out and "chips" in out
+    assert "pairs won by A (basic)" in out and "decision time B (random)" in out
+
+
+def test_a_suite_prints_each_match_beside_its_goal(monkeypatch, capsys):
+    goals = [duel.Goal("pitch", "basic", "random", 0.70, 4), duel.Goal("pinochle-2", "random", "basic", None)]
+    monkeypatch.setitem(duel.SUITES, "trial", goals)
+    assert duel.run_suite("trial", 30, 1, 1) == 0
+    summary = capsys.readouterr().out.split("suite trial, 30 pairs each, seed 1:")[1].splitlines()[1:]
+    assert "basic vs random" in summary[0] and "goal >= 70%: met" in summary[0]
+    assert "random vs basic" in summary[1] and "goal > 50%: NOT met" in summary[1]
+
+
+def test_a_suite_with_a_missing_level_plays_nothing(monkeypatch, capsys):
+    monkeypatch.setitem(duel.SUITES, "trial", [duel.Goal("pitch", "no-such-level", "basic", 0.7)])
+    monkeypatch.setattr(duel, "run_match", lambda *args, **kwargs: pytest.fail("played"))
+    assert duel.run_suite("trial", 5, 1, 1) == 2
+    assert "level 'no-such-level' is not available for pitch" in capsys.readouterr().err
