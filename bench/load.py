@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.discord_ui.budget import GLOBAL_RATE  # noqa: E402
+from bot.store import Store  # noqa: E402
 from tests.discord_ui.fake_discord import FakeDiscord, RecordedRequest  # noqa: E402
 
 ACK_GOAL_MS = 25.0
@@ -351,6 +352,8 @@ class Bench:
         db = folder / "load.db"
         for leftover in folder.glob("load.db*"):
             leftover.unlink()
+        async with await Store.open(db) as store:  # tables play in their channels: the fake has no threads
+            await store.settings.update(int(self.fake.guild_id), table_threads="off")
         cmd = [sys.executable, str(ROOT / "bench" / "load_bot.py"), str(self.fake.port), str(db),
                str(self.args.computer_delay)]  # fmt: skip
         if self.args.tracemalloc:
