@@ -8,12 +8,18 @@ is followed by a new one in the same channel, so the load stays up for the whole
 applies Discord's rate limits (5 per 5 s per route and channel, 50 per second in all).
 
 Printed, each beside its goal: acknowledgement time (the interaction sent on the gateway → the bot's
-callback arriving) p50/p99/max per kind of click; the bot's event-loop lag; the store's waits;
-REST calls per channel per minute and 429s met; memory per table; database growth per game; and the
-machine's load, since other processes on the machine slow everything down.
+callback arriving) p50/p99/max per kind of click, and where a click's time goes inside the bot; the
+bot's event-loop lag; the store's waits; REST calls per channel per minute, how often each table
+message is edited beside what the bot's share of the global limit allows, and 429s met; memory per
+table; database growth per game; and the machine's load, since other processes on the machine slow
+everything down. The bot's CPU by thread and per click, and where its pictures are drawn, are
+printed too: CPU per click is not inflated by other processes as times are. Tables play in their
+channels (the wire fake has no threads). ``--render-in thread`` draws pictures in a thread of the
+bot as before the worker process, for comparison.
 
 Usage: python bench/load.py [--tables 100] [--seconds 60] [--computer-delay 0.5] [--humans 1]
-       [--variants pitch,pinochle-4,...] [--tracemalloc] [--profile FILE] [--keep DIR]
+       [--variants pitch,pinochle-4,...] [--cards pictures|text] [--render-in process|thread]
+       [--tracemalloc] [--profile FILE] [--keep DIR]
 """
 
 from __future__ import annotations
