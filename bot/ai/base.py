@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from bot.ai.claims import CLAIMS, claim_is_sound
 from bot.engine import Action, Game
 
 
@@ -20,13 +21,22 @@ class Player(Protocol):
 
 
 class RandomPlayer:
-    """Picks a uniformly random legal action (the baseline every computer player must beat)."""
+    """The fair floor every computer player must beat: a uniformly random legal action, except
+    that it never makes an unsound claim. It declares out only when that wins, concedes or throws
+    in only a deal already lost (``bot.ai.claims``), and always makes a sound claim at once (a
+    claim that wins the game or saves chips is never worse than playing on)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        return self.rng.choice(legal)
+        claims = [action for action in legal if action.kind in CLAIMS]
+        if not claims:
+            return self.rng.choice(legal)
+        sound = [action for action in claims if claim_is_sound(view, action)]
+        if sound:
+            return sound[0]
+        return self.rng.choice([action for action in legal if action.kind not in CLAIMS] or claims)
 
 
 PlayerFactory = Callable[[int | None], Player]

@@ -1,23 +1,40 @@
-"""A rule-based Pitch player: bids from its hand's chances at the points, pulls trump with the top
-trump, captures the jack, low and the other point cards when it can, and never throws away points
-it does not have to. Extra trumps (off-jack, jokers) and ten-point pitch's widow, trump naming and
-discard are read from the view (``trump_rules``)."""
+"""A rule-based Pitch player: bids from its hand's chances at the points (all of them when it can
+take every trick), pulls trump with a sure top trump and never pitches an unguarded jack. In play it
+tracks the cards played and the voids each seat has shown, so it knows which trumps are still out,
+how likely each of its trumps is to be the Low and which cards no opponent can beat, and plays the
+card worth most: what it expects to win with it less what it gives away. Extra trumps (off-jack,
+jokers) and ten-point pitch's widow, trump naming and discard are read from the view
+(``trump_rules``)."""
 
 from __future__ import annotations
 
 import random
+from math import comb
 from typing import Any
 
 from bot.ai.base import register_level
 from bot.engine import Action, Card, Kind, Rank, Suit
 from bot.engine import play as _play
 from bot.engine.pitch import GAME_VALUE, STRENGTH, TrumpRules, Trumps
+from bot.engine.pitch.base import HAND_SIZE
 
-RANKS_HIGH_FIRST = sorted(Rank, key=lambda rank: -STRENGTH[rank])
-SMUDGE = 5
 ALL_OR_NOTHING = frozenset({"smudge", "slam"})
 """Named bids that need every trick and all four points."""
+BID_NEEDS = {1: 0.9, 2: 1.5, 3: 2.4, 4: 3.2}
+"""The estimate at which each bid is made about three times in four (4 about nine in ten; measured
+over 3,000 deals of 4-player pitch between basic players; higher bids: the bid less 0.9)."""
+PARTNER_HELP = 0.3
+"""What a partner adds to a partnership pitcher's points, for bids below 4 (measured the same way)."""
+SURE_SWEEP = 0.85
+"""The chance of taking every trick at which an all-or-nothing bid (smudge, slam: +5 or -5) beats 4."""
 PLAIN = TrumpRules()
+# Card play values, in units of 1/30 point (a ten counts 10 toward Game):
+TRUMP_SPEND = 15.0
+"""What playing a trump costs (a winner spent)."""
+BOSS_SPEND = 20.0
+"""What playing the boss trump costs on top of that."""
+TRUMP_IN = 0.4
+"""The chance that an opponent who may hold a trump trumps a plain winner."""
 
 
 def _cards(codes: list[str]) -> list[Card]:
@@ -36,11 +53,31 @@ class PitchPlayer:
         self.rng = random.Random(seed)
 
     # ----- bidding --------------------------------------------------------------------------
-    def estimate(self, hand: list[Card], suit: Suit, players: int, rules: TrumpRules = PLAIN) -> float:
+    def estimate(
+        self,
+        hand: list[Card],
+        suit: Suit,
+        players: int,
+        rules: TrumpRules = PLAIN,
+        opponents: int | None = None,
+    ) -> float:
         """Expected points (of High, Low, Jack, Game and any extra point cards) taken with
-        ``suit`` as trump."""
+        ``suit`` as trump: every point in play when the hand takes every trick (``sweep_chance``),
+        else the chances of each point on its own."""
+        order = rules.order(suit)
+        sweep = sweep_chance(hand, order, players - 1 if opponents is None else opponents)
+        in_play = (players - 1) * HAND_SIZE / (52 + len(order.jokers) - len(hand))
+        everything = 3.0 + sum(
+            1.0 if card in hand else in_play
+            for card in (Card(suit, Rank.JACK), order.off_jack, *order.jokers)
+            if card is not None
+        )
         if rules.extra:
-            return self.estimate_extra(hand, rules.order(suit), players)
+            return sweep * everything + (1 - sweep) * self.estimate_extra(hand, order, players)
+        return sweep * everything + (1 - sweep) * self.estimate_plain(hand, suit, players)
+
+    def estimate_plain(self, hand: list[Card], suit: Suit, players: int) -> float:
+        """``estimate`` point by point, for plain pitch (short of taking every trick)."""
         trumps = sorted((c for c in hand if c.suit is suit), key=lambda c: -STRENGTH[c.rank])
         if not trumps:
             return 0.0
@@ -84,8 +121,10 @@ class PitchPlayer:
         value += min(0.8, 0.12 * tens + 0.04 * power + 0.08 * len(held))
         return value
 
-    def best_suit(self, hand: list[Card], players: int, rules: TrumpRules = PLAIN) -> tuple[Suit, float]:
-        scored = [(self.estimate(hand, suit, players, rules), suit) for suit in Suit]
+    def best_suit(
+        self, hand: list[Card], players: int, rules: TrumpRules = PLAIN, opponents: int | None = None
+    ) -> tuple[Suit, float]:
+        scored = [(self.estimate(hand, suit, players, rules, opponents), suit) for suit in Suit]
         value, suit = max(scored, key=lambda pair: pair[0])
         return suit, value
 
@@ -93,7 +132,9 @@ class PitchPlayer:
         hand = _cards(view["hand"])
         if view.get("widow_size"):
             return self.choose_widow_bid(view, legal, hand)
-        _, value = self.best_suit(hand, view["players"], _rules(view))
+        rules = _rules(view)
+        opponents = view["players"] - len(_side(view, view["seat"]))
+        suit, value = self.best_suit(hand, view["players"], rules, opponents)
         partnership = len(view["sides"][0]) > 1
         high_bidder = None
         for bid in view["bids"]:
@@ -103,16 +144,16 @@ class PitchPlayer:
             value -= 1.0  # partner already carries the bid; only overcall when much stronger
         bids = [a for a in legal if a.kind is Kind.BID and a.amount is not None]
         names = view.get("bid_names") or {}
-        wanted = int(value + 0.35)
         for action in sorted(bids, key=lambda a: -(a.amount or 0)):
             amount = action.amount or 0
             if names.get(str(amount)) in ALL_OR_NOTHING:
-                if value >= 3.9:
-                    return action
+                order = rules.order(suit)
+                jack = 1.0 if Card(suit, Rank.JACK) in hand else 0.0
+                if sweep_chance(hand, order, opponents) * jack >= SURE_SWEEP:
+                    return action  # every trick and all four points: only with the jack in hand
                 continue
-            if amount == 4 and value < 3.5:
-                continue
-            if amount <= wanted:
+            partner_help = PARTNER_HELP if partnership and amount < 4 else 0.0
+            if value + partner_help >= BID_NEEDS.get(amount, amount - 0.9):
                 return action
         passes = [a for a in legal if a.kind is Kind.PASS]
         return passes[0] if passes else min(bids, key=lambda a: a.amount or 0)
@@ -176,26 +217,47 @@ class PitchPlayer:
         hand = _cards(view["hand"])
         playable = [a.card for a in legal]
         trumps = _trumps(view)
-        if trumps is None:  # the pitcher's opening lead names trump: lead the top of the best suit
-            suit, _ = self.best_suit(hand, view["players"], _rules(view))
-            natural = [c for c in playable if c.suit is suit and not c.is_joker] or playable
-            return _play(max(natural, key=_strength))
-        seen = {Card.parse(p["card"]) for t in view["tricks"] for p in t["plays"]}
-        seen.update(Card.parse(p["card"]) for p in view["trick"])
-        unseen_trumps = [c for c in trumps.order if c not in seen and c not in hand]
-        ctx = _Context(trumps, unseen_trumps, view.get("widow_size") is not None)
+        if trumps is None:  # the pitcher's opening lead names trump
+            opponents = view["players"] - len(_side(view, view["seat"]))
+            return _play(self.pitch(hand, playable, view["players"], _rules(view), opponents))
+        ctx = _Context(view, trumps, hand)
         if not view["trick"]:
             return _play(self.lead(playable, ctx))
         return _play(self.follow(view, playable, ctx))
 
+    def pitch(
+        self, hand: list[Card], playable: list[Card], players: int, rules: TrumpRules, opponents: int
+    ) -> Card:
+        """The opening lead, which names trump: the best suit's top card when it is a sure
+        winner or no point card (an unguarded jack pitched into an unseen A, K or Q is lost), else
+        the best suit's highest card that is neither the jack nor the probable Low."""
+        suit, _ = self.best_suit(hand, players, rules, opponents)
+        natural = sorted(
+            (c for c in playable if c.suit is suit and not c.is_joker), key=_strength, reverse=True
+        )
+        if not natural:
+            return max(playable, key=_strength)
+        top = natural[0]
+        if top.rank is not Rank.JACK or len(natural) == 1:
+            return top
+        middle = natural[1:-1]  # neither the jack nor the lowest, the likeliest Low
+        return middle[0] if middle else natural[-1]
+
     def lead(self, playable: list[Card], ctx: _Context) -> Card:
         trumps = [c for c in playable if ctx.is_trump(c)]
-        if trumps and ctx.unseen_trumps:
+        others = ctx.seats_after(ctx.seat)[1:]
+        if trumps and not ctx.opponents_may_trump(others):
+            # Nobody else can hold a trump: every trump led wins; cash the points first.
+            return max(trumps, key=lambda c: (ctx.points(c), -ctx.power(c)))
+        if trumps:
             top = max(trumps, key=ctx.power)
-            if all(ctx.power(top) > ctx.power(c) for c in ctx.unseen_trumps):
+            if ctx.holds(top, others):
                 return top  # a sure winner that pulls the others' trumps
         plain = [c for c in playable if not ctx.is_trump(c)]
         if plain:
+            sure = [c for c in plain if ctx.holds(c, others)]
+            if sure:
+                return max(sure, key=lambda c: (ctx.points(c), _strength(c)))
             aces = [c for c in plain if c.rank is Rank.ACE]
             if aces:
                 return aces[0]
@@ -203,49 +265,78 @@ class PitchPlayer:
         return min(playable, key=lambda c: (ctx.cost(c), ctx.power(c)))
 
     def follow(self, view: dict[str, Any], playable: list[Card], ctx: _Context) -> Card:
+        """The card worth most: what my side expects to win with it (the trick's points and its
+        own, times the chance the trick is ours) less what it costs to give away or spend."""
         plays = [(p["seat"], Card.parse(p["card"])) for p in view["trick"]]
-        led = ctx.suit_of(plays[0][1])
         best_seat, best = plays[0]
         for seat, card in plays[1:]:
             if ctx.beats(card, best):
                 best_seat, best = seat, card
-        mine = _side(view, view["seat"])
-        last = len(plays) == view["players"] - 1
-        partner_winning = best_seat in mine
-        winners = [c for c in playable if ctx.beats(c, best)]
-        at_stake = sum(ctx.cost(c) for _, c in plays)
+        after = ctx.seats_after(ctx.seat)[1 : ctx.players - len(plays)]  # still to play after me
+        partner_chance = ctx.win_chance(best, plays[0][1], after) if best_seat in ctx.mine else 0.0
+        pot = sum(ctx.points(c) for _, c in plays)
 
-        def cheapest(cards: list[Card]) -> Card:
-            return min(cards, key=lambda c: (ctx.cost(c), ctx.power(c)))
+        def worth(card: Card) -> float:
+            beats = ctx.beats(card, best)
+            chance = ctx.win_chance(card, plays[0][1], after) if beats else partner_chance
+            own = ctx.points(card)
+            return chance * (pot + own) - (1 - chance) * own - ctx.spend(card)
 
-        if partner_winning and (last or ctx.is_boss(best, led)):
-            return max(playable, key=lambda c: (ctx.dump_value(c), -ctx.power(c)))
-        if winners and not partner_winning:
-            sure = [c for c in winners if last or ctx.is_boss(c, led)]
-            if at_stake >= 10 or (sure and at_stake > 0) or last:
-                return cheapest(sure or winners)
-            own_points = [c for c in sure if ctx.cost(c) >= 10]
-            if own_points:
-                return own_points[0]  # a ten or the jack that is safe to cash now
-        return cheapest(playable)
+        return max(playable, key=lambda c: (worth(c), -ctx.power(c)))
 
 
 class _Context:
-    """The deal's trumps as the player sees them: order, what is still out, what each card costs."""
+    """What the player knows of the deal in play: the trumps and their order, the cards played,
+    which seats have shown they hold no trump or no card of a suit, and so which trumps are still
+    unseen and how likely each of its trumps is to be the Low."""
 
-    def __init__(self, trumps: Trumps, unseen_trumps: list[Card], three_counts: bool) -> None:
+    def __init__(self, view: dict[str, Any], trumps: Trumps, hand: list[Card]) -> None:
         self.trumps = trumps
-        self.unseen_trumps = unseen_trumps
-        self.points = {Card(trumps.suit, Rank.JACK), *trumps.jokers}
+        self.seat: int = view["seat"]
+        self.players: int = view["players"]
+        self.mine = set(_side(view, self.seat))
+        self.points_cards = {Card(trumps.suit, Rank.JACK), *trumps.jokers}
         if trumps.off_jack is not None:
-            self.points.add(trumps.off_jack)
-        self.three = Card(trumps.suit, Rank.THREE) if three_counts else None
+            self.points_cards.add(trumps.off_jack)
+        self.three = Card(trumps.suit, Rank.THREE) if view.get("widow_size") is not None else None
+        played: set[Card] = set()
+        self.void: dict[int, set[Suit]] = {seat: set() for seat in range(self.players)}
+        for trick in [*(t["plays"] for t in view["tricks"]), view["trick"]]:
+            cards = [(p["seat"], Card.parse(p["card"])) for p in trick]
+            played.update(card for _, card in cards)
+            if not cards:
+                continue
+            led = trumps.suit_of(cards[0][1])
+            for seat, card in cards[1:]:
+                suit = trumps.suit_of(card)
+                if suit is not led and (led is trumps.suit or suit is not trumps.suit):
+                    self.void[seat].add(led)  # a trump lead not followed, or a third suit shown
+        self.played = played
+        seen = played | set(hand)
+        self.unseen_trumps = [c for c in trumps.order if c not in seen]
+        pack = 52 + len(trumps.jokers)
+        unseen = pack - len(seen)
+        sizes: list[int] = view["hand_sizes"]
+        self.holds_share = {  # the chance that a given unseen card is in this seat's hand
+            seat: sizes[seat] / unseen if unseen else 0.0 for seat in range(self.players) if seat != self.seat
+        }
+        natural = trumps.natural()
+        mine = [c for c in natural if c in hand]
+        self.low_chance: dict[Card, float] = {}
+        # Low goes to whoever takes it, except in ten-point pitch, whose default (old-high-low)
+        # gives it to the side that played it. Views do not carry the table's options, so each
+        # variant's default is assumed.
+        low_is_taken = view.get("widow_size") is None
+        if low_is_taken and mine and not any(c in played for c in natural[natural.index(mine[-1]) + 1 :]):
+            lower = [c for c in natural[natural.index(mine[-1]) + 1 :] if c not in seen]
+            in_play = sum(
+                share for seat, share in self.holds_share.items() if trumps.suit not in self.void[seat]
+            )
+            self.low_chance[mine[-1]] = (1 - min(1.0, in_play)) ** len(lower)
 
+    # ----- the trumps ---------------------------------------------------------------------------
     def is_trump(self, card: Card) -> bool:
         return card in self.trumps.power
-
-    def suit_of(self, card: Card) -> Suit:
-        return self.trumps.suit_of(card)
 
     def power(self, card: Card) -> int:
         """Trumps above every plain card, in trump order; plain cards by rank."""
@@ -259,38 +350,98 @@ class _Context:
             return False
         return card.suit is best.suit and STRENGTH[card.rank] > STRENGTH[best.rank]
 
-    def is_boss(self, card: Card, led: Suit) -> bool:
-        """Whether no unseen card can beat ``card`` (ignoring plain cards when trump is out)."""
-        if self.is_trump(card):
-            return all(self.power(c) < self.power(card) for c in self.unseen_trumps)
-        return not self.unseen_trumps and card.rank is Rank.ACE
+    # ----- who may beat what --------------------------------------------------------------------
+    def seats_after(self, seat: int) -> list[int]:
+        """``seat`` and the seats after it round the table."""
+        return [(seat + k) % self.players for k in range(self.players)]
 
-    def cost(self, card: Card) -> int:
-        """How much it hurts to lose this card to the other side."""
-        cost = 0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
-        if self.is_trump(card):
-            cost += 6
-            if card in self.points:
-                cost += 30
-            if card is self.three:
-                cost += 60
-            natural = [c for c in self.unseen_trumps if not c.is_joker]
-            if not card.is_joker and all(self.power(c) > self.power(card) for c in natural):
-                cost += 25  # possibly the low trump
-            if all(self.power(c) < self.power(card) for c in self.unseen_trumps):
-                cost += 15  # the boss trump wins tricks later
-        return cost
+    def may_hold(self, seat: int, suit: Suit) -> bool:
+        return suit not in self.void[seat]
 
-    def dump_value(self, card: Card) -> int:
-        """What a card is worth to give to a partner who is winning the trick."""
-        value = 0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
-        if card in self.points:
+    def opponents_may_trump(self, seats: list[int]) -> bool:
+        return bool(self.unseen_trumps) and any(
+            s not in self.mine and self.may_hold(s, self.trumps.suit) for s in seats
+        )
+
+    def holds(self, card: Card, seats: list[int]) -> bool:
+        """Whether no opponent among ``seats`` can beat ``card`` (as the trick's best card)."""
+        return self.win_chance(card, card, seats) == 1.0
+
+    def win_chance(self, card: Card, lead: Card, seats: list[int]) -> float:
+        """The chance that ``card``, now the trick's best, is not beaten by an opponent among
+        ``seats`` (a partner beating it wins the trick for the side just the same)."""
+        rivals = [s for s in seats if s not in self.mine]
+        if not rivals:
+            return 1.0
+        trump = self.trumps.suit
+        led = self.trumps.suit_of(lead)
+        chance = 1.0
+        if self.is_trump(card):
+            higher = sum(1 for c in self.unseen_trumps if self.power(c) > self.power(card))
+            share = sum(self.holds_share[s] for s in rivals if self.may_hold(s, trump))
+            return (1 - min(1.0, share)) ** higher
+        suit_higher = sum(
+            1
+            for rank in Rank
+            if STRENGTH[rank] > STRENGTH[card.rank]
+            and Card(card.suit, rank) not in self.played
+            and not self.is_trump(Card(card.suit, rank))
+        )
+        share = sum(self.holds_share[s] for s in rivals if self.may_hold(s, led))
+        chance = (1 - min(1.0, share)) ** suit_higher
+        if self.opponents_may_trump(rivals):
+            chance *= 1 - TRUMP_IN  # an opponent may trump in (allowed even while holding the suit led)
+        return chance
+
+    # ----- what cards are worth -------------------------------------------------------------------
+    def points(self, card: Card) -> float:
+        """What a card is worth to the side that takes it, in units of 1/30 point: the jack, the
+        extra point cards and the Three, the chance it is the Low, and its count for Game."""
+        value = 0.0 if card.is_joker else float(GAME_VALUE.get(card.rank, 0))
+        if card in self.points_cards:
             value += 30
-        if card is self.three:
-            value += 60
-        elif self.is_trump(card) and card.rank in (Rank.TWO, Rank.THREE) and not card.is_joker:
-            value += 20
-        return value
+        if card == self.three:
+            value += 90
+        return value + 30 * self.low_chance.get(card, 0.0)
+
+    def spend(self, card: Card) -> float:
+        """What playing a card costs whoever takes the trick: a trump is a winner kept for later,
+        the boss trump most of all."""
+        if not self.is_trump(card):
+            return 0.0
+        boss = all(self.power(c) < self.power(card) for c in self.unseen_trumps)
+        return TRUMP_SPEND + (BOSS_SPEND if boss else 0.0)
+
+    def cost(self, card: Card) -> float:
+        """How much it hurts to lose this card to the other side."""
+        return self.points(card) + self.spend(card)
+
+
+def sweep_chance(hand: list[Card], trumps: Trumps, opponents: int) -> float:
+    """The chance that a pitcher holding ``hand`` takes every trick: it leads its unbroken top
+    trumps until no opponent has a trump left, then cashes its other trumps and its plain cards,
+    each of which must be the best of its suit still in play (or the higher ones not dealt)."""
+    if not any(c in hand for c in trumps.order):
+        return 0.0
+    top = next((i for i, c in enumerate(trumps.order) if c not in hand), len(trumps.order))
+    unheld = sum(1 for c in trumps.order if c not in hand)
+    each = HAND_SIZE / (52 + len(trumps.jokers) - len(hand))  # a given unseen card in a given hand
+    # An opponent still holds a trump after ``top`` rounds only if it was dealt more than ``top``.
+    outlasts = sum(comb(unheld, n) * each**n * (1 - each) ** (unheld - n) for n in range(top + 1, unheld + 1))
+    chance = (1 - outlasts) ** opponents
+    in_play = min(1.0, opponents * each)
+    for card in hand:
+        if card in trumps.power:
+            continue
+        higher = sum(
+            1
+            for rank in Rank
+            if STRENGTH[rank] > STRENGTH[card.rank]
+            and Card(card.suit, rank) not in hand
+            and Card(card.suit, rank) not in trumps.power
+        )
+        chance *= (1 - in_play) ** higher
+    return chance
 
 
 def _trumps(view: dict[str, Any]) -> Trumps | None:
