@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -46,8 +45,6 @@ CACHE_SIZE = 128
 """Pictures kept here (a few KiB each); the worker keeps its own caches of states and card faces."""
 PRELOAD = ["bot.pictures", "bot.pictures.charts"]
 """Imported once by the fork server, so a new worker starts drawing at once."""
-WORKER_NICENESS = 5
-"""On a small host the worker and the event loop share the cores: the loop goes first."""
 
 
 def _call(blob: bytes) -> Any:
@@ -57,11 +54,11 @@ def _call(blob: bytes) -> Any:
 
 
 def _worker_setup(bot: int) -> None:
-    """In the worker, first thing: yield the CPU to the bot (``WORKER_NICENESS``: a click's answer
-    matters more than its picture) and end as soon as the bot (pid ``bot``) ends, even by SIGKILL.
-    A worker waits on its queue for ever otherwise, and keeps the fork server alive with it."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(WORKER_NICENESS)
+    """In the worker, first thing: end as soon as the bot (pid ``bot``) ends, even by SIGKILL. A
+    worker waits on its queue for ever otherwise, and keeps the fork server alive with it.
+
+    The worker keeps the bot's priority: a lower one starved it on a busy machine, and its late
+    pictures then held up turn pings and bunched table edits past Discord's global limit."""
 
     def watch() -> None:
         try:
