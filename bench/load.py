@@ -8,12 +8,18 @@ is followed by a new one in the same channel, so the load stays up for the whole
 applies Discord's rate limits (5 per 5 s per route and channel, 50 per second in all).
 
 Printed, each beside its goal: acknowledgement time (the interaction sent on the gateway → the bot's
-callback arriving) p50/p99/max per kind of click; the bot's event-loop lag; the store's waits;
-REST calls per channel per minute and 429s met; memory per table; database growth per game; and the
-machine's load, since other processes on the machine slow everything down.
+callback arriving) p50/p99/max per kind of click, and where a click's time goes inside the bot; the
+bot's event-loop lag; the store's waits; REST calls per channel per minute, how often each table
+message is edited beside what the bot's share of the global limit allows, and 429s met; memory per
+table; database growth per game; and the machine's load, since other processes on the machine slow
+everything down. The bot's CPU by thread and per click, and where its pictures are drawn, are
+printed too: CPU per click is not inflated by other processes as times are. Tables play in their
+channels (the wire fake has no threads). ``--render-in thread`` draws pictures in a thread of the
+bot as before the worker process, for comparison.
 
 Usage: python bench/load.py [--tables 100] [--seconds 60] [--computer-delay 0.5] [--humans 1]
-       [--variants pitch,pinochle-4,...] [--tracemalloc] [--profile FILE] [--keep DIR]
+       [--variants pitch,pinochle-4,...] [--cards pictures|text] [--render-in process|thread]
+       [--tracemalloc] [--profile FILE] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.discord_ui.budget import GLOBAL_RATE  # noqa: E402
+from bot.store import Store  # noqa: E402
 from tests.discord_ui.fake_discord import FakeDiscord, RecordedRequest  # noqa: E402
 
 ACK_GOAL_MS = 25.0
@@ -350,12 +358,15 @@ class Bench:
         db = folder / "load.db"
         for leftover in folder.glob("load.db*"):
             leftover.unlink()
+        async with await Store.open(db) as store:  # tables play in their channels: the fake has no threads
+            await store.settings.update(int(self.fake.guild_id), table_threads="off")
         cmd = [sys.executable, str(ROOT / "bench" / "load_bot.py"), str(self.fake.port), str(db),
                str(self.args.computer_delay)]  # fmt: skip
         if self.args.tracemalloc:
             cmd.append("--tracemalloc")
         if self.args.profile:
             cmd += ["--profile", self.args.profile]
+        cmd += ["--render-in", self.args.render_in]
         child = await asyncio.create_subprocess_exec(
             *cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -427,6 +438,25 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"machine: {os.cpu_count()} cores, load average {before[0]:.2f} at start, {after[0]:.2f} at end; "
         f"bot process {100 * bot['cpu_share']:.0f}% of a core, this driver {100 * result['own_cpu']:.0f}%"
     )
+    shares = bot.get("thread_shares") or {}
+    out.append(
+        "  the bot's CPU by thread (% of a core): "
+        + ", ".join(f"{kind} {100 * n:.0f}" for kind, n in sorted(shares.items(), key=lambda kv: -kv[1]))
+    )
+    drawn = bot.get("pictures")
+    if drawn:
+        out.append(
+            f"  pictures: {drawn['drawn']} drawn in {drawn['where']} (the worker used "
+            f"{100 * drawn['worker_share']:.0f}% of a core, RSS {drawn['worker_rss'] / 2**20:.0f} MiB), "
+            f"{drawn['cached']} answered from the cache"
+        )
+    clicks = max(1, bot.get("clicks", 0))
+    loop_cpu = shares.get("MainThread", 0.0) * result["elapsed"]
+    out.append(
+        f"  CPU per click (the load's every other cost included; unlike times, other processes on the "
+        f"machine do not inflate it): event loop {1000 * loop_cpu / clicks:.1f} ms, the bot's process "
+        f"{1000 * bot['cpu_share'] * result['elapsed'] / clicks:.1f} ms"
+    )
     out.append("")
     out.append(f"{'acknowledgement (ms)':<24}{'n':>7}{'p50':>8}{'p99':>8}{'max':>9}   goal")
     everything: list[float] = []
@@ -444,6 +474,11 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
         f"  of which inside the bot (event parsed -> answer sent): p50 {inside['p50']:.1f}, "
         f"p99 {inside['p99']:.1f}, max {inside['max']:.1f} ms"
     )
+    for label, step in (bot.get("phases") or {}).items():
+        out.append(
+            f"    {label:<28} p50 {step['p50']:.2f}, p99 {step['p99']:.2f}, max {step['max']:.1f} ms"
+            f" (n {step['n']})"
+        )
     late = sum(bench.unanswered.values())
     detail = ", ".join(f"{kind} {n}" for kind, n in sorted(bench.unanswered.items()))
     out.append(
@@ -492,6 +527,16 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
             f"p50 {urgent['p50']:.0f} ms, p99 {urgent['p99']:.0f} ms (n {urgent['n']}); table edits and ping "
             f"deletions p50 {edits['p50']:.0f} ms, p99 {edits['p99']:.0f} ms (n {edits['n']}; edits coalesce)"
         )
+        seconds = minutes * 60
+        edit_rate = bench.call_kinds.get("PATCH", 0) / seconds
+        other_rate = (sum(bench.call_kinds.values()) - bench.call_kinds.get("PATCH", 0)) / seconds
+        left = max(1e-9, GLOBAL_RATE - other_rate)
+        out.append(
+            f"  each table message was edited every {args.tables / max(edit_rate, 1e-9):.1f} s on average; "
+            f"the bot's share of the global limit ({GLOBAL_RATE:g}/s of Discord's 50) less its posts and "
+            f"deletions ({other_rate:.1f}/s) leaves {left:.1f} edits/s: one every "
+            f"{args.tables / left:.1f} s a table (Discord's per-channel limit alone: one a second)"
+        )
     out.append(
         f"429s met: {limiter.given_429} ({limiter.given_global_429} of the global limit)   goal 0  "
         f"{verdict(limiter.given_429 == 0)}"
@@ -539,6 +584,12 @@ def main() -> None:
         choices=("pictures", "text"),
         default="pictures",
         help="how the people's hand panels show cards",
+    )
+    parser.add_argument(
+        "--render-in",
+        choices=("process", "thread"),
+        default="process",
+        help="where the bot draws pictures (thread: the old way, for comparison)",
     )
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--tracemalloc", action="store_true", help="trace the bot's allocations (slower)")

@@ -14,10 +14,13 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import itertools
 import json
 import logging
 import os
+import re
 import sys
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -35,15 +38,23 @@ import yarl  # noqa: E402
 
 from bot.app import TrickNightBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.pictures import offloop  # noqa: E402
 
 PROBE_INTERVAL = 0.01
 
 
 def rss_bytes() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
+    return rss_of("self")
+
+
+def rss_of(pid: int | str) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     return 0
 
 
@@ -65,6 +76,7 @@ class Handling:
             began = self.started.pop(int(interaction_id), None)
             if began is not None:
                 self.times.append(time.perf_counter() - began)
+                PHASES.end()
             return respond(adapter, interaction_id, *args, **kwargs)
 
         state_cls.parse_interaction_create = parse_and_time  # type: ignore[method-assign]
@@ -122,11 +134,117 @@ def census() -> list[tuple[str, int]]:
     return [*sorted(counts.items(), key=lambda kv: -kv[1])[:8], ("(all)", sum(counts.values()))]
 
 
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds so far per kind of thread (the loop's, the picture pool's, the store's, the
+    default executor's where computer players think), from /proc: who competes for the GIL."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for thread in threading.enumerate():
+        try:
+            fields = Path(f"/proc/self/task/{thread.native_id}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        kind = re.sub(r"[-_]?\d+(_\d+)?$", "", thread.name) or thread.name
+        out[kind] = out.get(kind, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return out
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds so far of the given processes (the picture worker)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def live_views() -> int:
     return sum(1 for obj in gc.get_objects() if isinstance(obj, discord.ui.View))
 
 
 HANDLING = Handling()
+
+
+class Phases:
+    """Where a click's time goes inside the bot, marked on the task that handles it: discord.py
+    parsing it, the callback starting, the table manager acting (taking the table's lock, storing
+    the action), the store answering, the player's picture choice, the answer going out."""
+
+    def __init__(self) -> None:
+        self.marks: dict[int, list[tuple[str, float]]] = {}
+        self.steps: dict[str, list[float]] = {}
+
+    def mark(self, label: str) -> None:
+        task = asyncio.current_task()
+        if task is not None and id(task) in self.marks:
+            self.marks[id(task)].append((label, time.perf_counter()))
+
+    def begin(self, parsed: float | None) -> None:
+        task = asyncio.current_task()
+        if task is not None and parsed is not None:
+            self.marks[id(task)] = [("parsed", parsed), ("callback", time.perf_counter())]
+
+    def end(self) -> None:
+        task = asyncio.current_task()
+        marks = self.marks.pop(id(task), None) if task is not None else None
+        if not marks:
+            return
+        marks.append(("answered", time.perf_counter()))
+        for (_, before), (label, at) in itertools.pairwise(marks):
+            self.steps.setdefault(label, []).append(at - before)
+
+    def install(self) -> None:
+        from bot.discord_ui import components
+        from bot.discord_ui.publisher import DiscordPublisher
+        from bot.store.database import Database
+        from bot.tables import TableManager
+
+        phases = self
+        on_table, act, submit = components.on_table, TableManager.act, Database._submit
+        prefs = DiscordPublisher.picture_prefs
+
+        async def traced_on_table(interaction: Any, table_id: int, work: Any) -> None:
+            phases.begin(HANDLING.started.get(int(interaction.id)))
+            try:
+                await on_table(interaction, table_id, work)
+            finally:
+                phases.marks.pop(id(asyncio.current_task()), None)
+
+        async def traced_act(manager: Any, *args: Any, **kwargs: Any) -> Any:
+            phases.mark("before act")
+            try:
+                return await act(manager, *args, **kwargs)
+            finally:
+                phases.mark("act (after store)")
+
+        async def traced_submit(db: Any, kind: str, *args: Any) -> Any:
+            phases.mark(f"before {kind}")
+            try:
+                return await submit(db, kind, *args)
+            finally:
+                phases.mark(f"store {kind}")
+
+        async def traced_prefs(publisher: Any, *args: Any) -> Any:
+            phases.mark("before prefs")
+            try:
+                return await prefs(publisher, *args)
+            finally:
+                phases.mark("prefs")
+
+        components.on_table = traced_on_table  # type: ignore[assignment]
+        TableManager.act = traced_act  # type: ignore[method-assign]
+        Database._submit = traced_submit  # type: ignore[method-assign]
+        DiscordPublisher.picture_prefs = traced_prefs  # type: ignore[method-assign]
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        return {label: summary(times) for label, times in self.steps.items()}
+
+
+PHASES = Phases()
 
 
 class GcPauses:
@@ -161,6 +279,7 @@ async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -
             gc.collect()
             probe.lags.clear()
             HANDLING.times.clear()
+            PHASES.steps.clear()
             for pauses in GC.pauses.values():
                 pauses.clear()
             reset_store_stats(bot)
@@ -173,7 +292,9 @@ async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -
                 tracemalloc.start(5)
             if profiler is not None:
                 profiler.enable()
-            mark = {"rss": rss_bytes(), "cpu": sum(os.times()[:2]), "wall": time.monotonic()}
+            mark = {"rss": rss_bytes(), "cpu": sum(os.times()[:2]), "wall": time.monotonic(),
+                    "threads": thread_cpu(), "worker": process_cpu(offloop.pool.worker_pids),
+                    "renders": offloop.pool.renders, "hits": offloop.pool.hits}  # fmt: skip
         elif line == "stacks":  # what every task is waiting for (to debug a click left unanswered)
             for task in asyncio.all_tasks():
                 task.print_stack(limit=6, file=sys.stderr)
@@ -186,11 +307,26 @@ async def commands(bot: TrickNightBot, probe: Probe, args: argparse.Namespace) -
             out: dict[str, Any] = {
                 "lags": summary(probe.lags),
                 "handling": summary(HANDLING.times),
+                "phases": PHASES.summary(),
                 "gc": {str(gen): summary(pauses) for gen, pauses in GC.pauses.items()},
                 "census": census(),
                 "rss_mark": mark.get("rss", 0),
                 "rss_end": rss_bytes(),
                 "cpu_share": cpu / wall if wall else 0.0,
+                "clicks": len(HANDLING.times),
+                "pictures": {
+                    "worker_rss": sum(rss_of(pid) for pid in offloop.pool.worker_pids),
+                    "where": "a worker process" if offloop.pool.worker_pids else "a thread",
+                    "drawn": offloop.pool.renders - mark.get("renders", 0),
+                    "cached": offloop.pool.hits - mark.get("hits", 0),
+                    "worker_share": (process_cpu(offloop.pool.worker_pids) - mark.get("worker", 0.0)) / wall
+                    if wall
+                    else 0.0,
+                },
+                "thread_shares": {
+                    kind: (seconds - mark.get("threads", {}).get(kind, 0.0)) / wall if wall else 0.0
+                    for kind, seconds in thread_cpu().items()
+                },
                 "tasks": len(asyncio.all_tasks()),
                 "views": live_views(),
                 "store": store_stats(bot),
@@ -208,6 +344,9 @@ async def main(args: argparse.Namespace) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{args.port}/")
     settings = Settings(token="fake-token", database=Path(args.database), computer_delay=args.delay)
     bot = TrickNightBot(settings, guild_ready_timeout=0.05)
+    PHASES.install()
+    if args.render_in == "thread":
+        offloop.pool.processes = 0
     probe = Probe()
     probing = asyncio.create_task(probe.run())
     running = asyncio.create_task(bot.start("fake-token"))
@@ -226,5 +365,6 @@ if __name__ == "__main__":
     parser.add_argument("delay", type=float)
     parser.add_argument("--tracemalloc", action="store_true")
     parser.add_argument("--profile")
+    parser.add_argument("--render-in", choices=("process", "thread"), default="process")
     logging.basicConfig(level=logging.WARNING, format="bot %(levelname)s %(name)s: %(message)s")
     asyncio.run(main(parser.parse_args()))

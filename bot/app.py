@@ -5,6 +5,7 @@ resumes unfinished tables and syncs the slash commands. Wiring only: the behavio
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import sys
@@ -15,6 +16,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord_ui import DiscordPublisher, answer_command_error, answer_unhandled
+from bot.pictures import start_render_pool, stop_render_pool
 from bot.store import Store
 from bot.tables import Table, TableManager
 
@@ -63,6 +65,7 @@ class TrickNightBot(commands.AutoShardedBot):
         self.add_listener(answer_unhandled, "on_interaction")
 
     async def setup_hook(self) -> None:
+        start_render_pool()  # in the background: the first pictures are drawn in a thread meanwhile
         self.store = await Store.open(
             self.settings.database, default_computer_delay=self.settings.computer_delay
         )
@@ -117,4 +120,5 @@ class TrickNightBot(commands.AutoShardedBot):
             await self.tables.shutdown()
             await self.publisher.wait_idle()
             await self.store.close()
+        await asyncio.to_thread(stop_render_pool)
         await super().close()

@@ -174,24 +174,36 @@ class PanelMessage:
         return [as_file(self.picture, HAND_FILE)] if self.picture is not None else []
 
 
+@dataclass
+class PanelNow:
+    """A seat's panel as it should show the table at ``version``: text and controls, and the hand
+    picture drawn (or, with ``picture_due``, to be drawn after the panel lock is released)."""
+
+    message_id: int
+    user_id: int
+    version: int
+    view: dict[str, Any]
+    message: PanelMessage
+    prefs: PlayerPrefs | None = None
+    picture_due: bool = False
+
+
 def panel_message(table: Table, seat: int, view: dict[str, Any], note: str | None = None) -> PanelMessage:
     """A hand panel's text and controls for ``view`` (the seat's view at ``table.version``: build
-    this before any ``await``, which lets the game move on). ``add_hand_picture`` completes it."""
+    this before any ``await``, which lets the game move on); its picture is ``drawn_hand``'s."""
     text = hand_text(table, seat, view)
     return PanelMessage(f"{note}\n\n{text}" if note else text, hand_view(table, seat, view))
 
 
-async def add_hand_picture(
-    message: PanelMessage, view: dict[str, Any], seat: int, prefs: PlayerPrefs | None
-) -> PanelMessage:
-    """Draw the hand (off the event loop) if ``prefs`` ask for pictures; the hand line stays in
-    the text as its summary."""
-    if prefs is not None and prefs.pictures:
-        try:
-            message.picture = await hand_picture(view, seat, four_colour=prefs.four_colour)
-        except Exception:  # a picture is a nicety: the panel goes out as text
-            log.exception("the hand picture could not be drawn")
-    return message
+async def drawn_hand(view: dict[str, Any], seat: int, prefs: PlayerPrefs | None) -> Rendered | None:
+    """The seat's hand picture if ``prefs`` ask for pictures and it could be drawn."""
+    if prefs is None or not prefs.pictures:
+        return None
+    try:
+        return await hand_picture(view, seat, four_colour=prefs.four_colour)
+    except Exception:  # a picture is a nicety: the panel goes out as text
+        log.exception("the hand picture could not be drawn")
+        return None
 
 
 def panel_lock(interaction: discord.Interaction, table: Table) -> AbstractAsyncContextManager[Any]:
@@ -203,14 +215,24 @@ def panel_lock(interaction: discord.Interaction, table: Table) -> AbstractAsyncC
     return services(interaction).publisher.panels.lock(table, seat)
 
 
+FollowUp = Callable[[], Awaitable[None]]
+"""What is left to do after a click is answered, once the panel lock is released."""
+
+
+async def nothing_more() -> None:
+    """The follow-up of an answer that leaves nothing to do."""
+
+
 async def show_panel(
     interaction: discord.Interaction, table: Table, seat: int, view: dict[str, Any],
     note: str | None = None, *, seen: bool = False,
-) -> None:  # fmt: skip
+) -> FollowUp:  # fmt: skip
     """Answer with the seat's hand panel: a click in a panel edits that panel; anything else
     (Show my hand, /hand, a turn ping's button) opens a new ephemeral one, and the player's
     previous panel is deleted if it still can be, so each player has one. Call it under the
-    panel lock, with ``view`` taken at the current ``table.version``."""
+    panel lock, with ``view`` taken at the current ``table.version``; await what it returns
+    after releasing the lock (the hand picture, the old panel's deletion), so the player's next
+    click is never held up by them."""
     publisher = services(interaction).publisher
     panels = publisher.panels
     version = table.version
@@ -230,14 +252,17 @@ async def show_panel(
         sent = await interaction.response.send_message(message.content, ephemeral=True, view=controls)
         message_id = sent.message_id
     if message_id is None:
-        return
-    await add_hand_picture(message, view, seat, prefs)
-    if message.picture is not None:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.followup.edit_message(message_id, attachments=message.files())
+        return nothing_more
     replaced = panels.put(table, seat, interaction, message_id, version, seen=seen)
-    if replaced is not None:
-        await delete_panel(interaction.client, replaced)
+    shown = PanelNow(message_id, interaction.user.id, version, view, message, prefs)
+
+    async def follow_up() -> None:
+        if replaced is not None:
+            await delete_panel(interaction.client, replaced)
+        if prefs is not None and prefs.pictures:
+            await publisher.panel_picture(table, seat, shown)
+
+    return follow_up
 
 
 async def send_hand(interaction: discord.Interaction, table: Table) -> None:
@@ -246,34 +271,41 @@ async def send_hand(interaction: discord.Interaction, table: Table) -> None:
     manager = services(interaction).tables
     async with panel_lock(interaction, table):
         seat, view = manager.view_for(table, interaction.user.id)
-        await show_panel(interaction, table, seat, view)
+        follow_up = await show_panel(interaction, table, seat, view)
+    await follow_up()
 
 
 async def act_and_answer(
     interaction: discord.Interaction, table: Table, action: str, version: int | None
 ) -> None:
     """Take the action; answer the click by editing the panel it came from with the new hand."""
-    manager = services(interaction).tables
     async with panel_lock(interaction, table):
-        try:
-            result = await manager.act(table, interaction.user.id, action, version)
-        except StaleAction as err:
-            seat, view = manager.view_for(table, interaction.user.id)
-            await show_panel(interaction, table, seat, view, str(err))
-            return
-        if result.view is None:  # the action ended the game
-            public = table.game.public_view() if table.game else {}
-            outcome = render.status_text(public, table.names()) if public else "The game is over."
-            shown = render.action_label(public, action)
-            await interaction.response.edit_message(
-                **limits.checked(content=f"You: {shown}. {outcome}", view=None)
-            )
-            services(interaction).publisher.panels.drop(table.id, result.seat)  # nothing left to edit
-            return
-        seat, view = result.seat, result.view
-        label = render.action_label(view, str(result.action))
-        # Their turn again at once (a lead, the next meld…): this answer is the news, no ping.
-        await show_panel(interaction, table, seat, view, f"You: {label}.", seen=seat in view["to_act"])
+        follow_up = await _act_and_answer(interaction, table, action, version)
+    await follow_up()
+
+
+async def _act_and_answer(
+    interaction: discord.Interaction, table: Table, action: str, version: int | None
+) -> FollowUp:
+    manager = services(interaction).tables
+    try:
+        result = await manager.act(table, interaction.user.id, action, version)
+    except StaleAction as err:
+        seat, view = manager.view_for(table, interaction.user.id)
+        return await show_panel(interaction, table, seat, view, str(err))
+    if result.view is None:  # the action ended the game
+        public = table.game.public_view() if table.game else {}
+        outcome = render.status_text(public, table.names()) if public else "The game is over."
+        shown = render.action_label(public, action)
+        await interaction.response.edit_message(
+            **limits.checked(content=f"You: {shown}. {outcome}", view=None)
+        )
+        services(interaction).publisher.panels.drop(table.id, result.seat)  # nothing left to edit
+        return nothing_more
+    seat, view = result.seat, result.view
+    label = render.action_label(view, str(result.action))
+    # Their turn again at once (a lead, the next meld…): this answer is the news, no ping.
+    return await show_panel(interaction, table, seat, view, f"You: {label}.", seen=seat in view["to_act"])
 
 
 # ----- components ------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui import limits
+from bot.pictures import Rendered
 from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,8 @@ class Panel:
     seen: bool = False
     """Shown to the player as the answer to their own click while it was their turn: the turn ping
     for that same moment is not needed (they are looking at the panel)."""
+    picture: Rendered | None = None
+    """The hand picture the message shows (None: none yet), so the same one is not uploaded again."""
 
 
 class Panels:
@@ -71,23 +74,32 @@ class Panels:
         self.clock = clock
         self._by_table: dict[int, dict[int, Panel]] = {}
         self._locks: dict[int, dict[int, asyncio.Lock]] = {}
+        self._picture_locks: dict[int, dict[int, asyncio.Lock]] = {}
 
     def __len__(self) -> int:
         return sum(len(seats) for seats in self._by_table.values())
 
     def tables(self) -> int:
         """How many tables hold panel state (records or locks)."""
-        return len(self._by_table.keys() | self._locks.keys())
+        return len(self._by_table.keys() | self._locks.keys() | self._picture_locks.keys())
 
     def lock(self, table: Table, seat: int) -> asyncio.Lock:
         """Held while a panel is answered or edited, so edits land in the order they were made.
         An ended table whose panels are forgotten gets a lock of its own that nothing keeps."""
-        held = self._locks.get(table.id, {}).get(seat)
+        return self._seat_lock(self._locks, table, seat)
+
+    def picture_lock(self, table: Table, seat: int) -> asyncio.Lock:
+        """Held while a panel's picture is uploaded (by itself, or with the panel's text), so
+        uploads land in order; a click's answer (text and controls only) never waits for one."""
+        return self._seat_lock(self._picture_locks, table, seat)
+
+    def _seat_lock(self, locks: dict[int, dict[int, asyncio.Lock]], table: Table, seat: int) -> asyncio.Lock:
+        held = locks.get(table.id, {}).get(seat)
         if held is not None:
             return held
         if table.status == "ended":
             return asyncio.Lock()
-        return self._locks.setdefault(table.id, {}).setdefault(seat, asyncio.Lock())
+        return locks.setdefault(table.id, {}).setdefault(seat, asyncio.Lock())
 
     def live(self, table_id: int, seat: int, user_id: int | None = None) -> Panel | None:
         """The seat's panel if the bot may still edit it (an expired record, or one of someone
@@ -116,6 +128,8 @@ class Panels:
         self._by_table.setdefault(table.id, {})[seat] = panel
         if previous is not None and previous.message_id != message_id:
             return previous
+        if previous is not None:
+            panel.picture = previous.picture  # edited in place: it keeps its picture
         return None
 
     def drop(self, table_id: int, seat: int) -> None:
@@ -132,6 +146,7 @@ class Panels:
         """Forget a table's panels and locks (the table ended)."""
         self._by_table.pop(table_id, None)
         self._locks.pop(table_id, None)
+        self._picture_locks.pop(table_id, None)
 
 
 async def edit_panel(client: discord.Client, panel: Panel, **fields: Any) -> bool:

@@ -15,10 +15,10 @@ import discord
 from bot import render
 from bot.discord_ui import limits
 from bot.discord_ui.budget import RestBudget
-from bot.discord_ui.components import SeatButton, add_hand_picture, panel_message, table_view
+from bot.discord_ui.components import PanelNow, SeatButton, drawn_hand, panel_message, table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.discord_ui.panels import Panel, Panels, edit_panel, untracked
-from bot.discord_ui.pictures import TABLE_FILE, as_file, can_attach, table_picture
+from bot.discord_ui.pictures import HAND_FILE, TABLE_FILE, as_file, can_attach, table_picture
 from bot.discord_ui.services import services_of
 from bot.discord_ui.threads import close_thread
 from bot.errors import Refusal
@@ -226,14 +226,20 @@ class DiscordPublisher:
             seat = waiting.get(user_id)
             if seat is None:
                 continue  # acted or left since the ping was asked for
+            # Drawn before the panel lock is taken, so a click in the panel meanwhile is not held up.
+            ready = await self._panel_now(table, channel, seat, user_id)
             async with self.panels.lock(table, seat):
                 panel = self.panels.live(table.id, seat, user_id)
                 if panel is not None and panel.seen:
                     panel.seen = False
                     if panel.version == table.version:
                         continue
-                if panel is None or not await self._refresh(table, channel, seat, panel):
-                    needs_button = True
+                edited, due = False, None
+                if panel is not None:
+                    edited, due = await self._refresh(table, channel, seat, panel, ready)
+                needs_button = needs_button or not edited
+            if due is not None:  # the table moved on while its picture was drawn: the new one follows
+                await self.panel_picture(table, seat, due)
             mention.append(user_id)
         called = (text, needs_button)
         if (
@@ -266,25 +272,74 @@ class DiscordPublisher:
         # The previous ping goes once the new one is out (the new one must not wait for it).
         await self._delete_message(channel, stale)
 
-    async def _refresh(self, table: Table, channel: discord.abc.Messageable, seat: int, panel: Panel) -> bool:
-        """Edit the panel to show the table now (under its lock); False if it cannot be edited."""
-        if panel.version == table.version:
-            return True  # it shows this moment already (e.g. a reminder)
-        assert table.game is not None
+    async def _panel_now(
+        self, table: Table, channel: discord.abc.Messageable, seat: int, user_id: int | None = None,
+        *, draw: bool = True,
+    ) -> PanelNow | None:  # fmt: skip
+        """The seat's panel as it should show the table now (its picture drawn unless ``draw`` is
+        False); None if the seat's panel needs no edit (none is live, or it shows this already)."""
+        panel = self.panels.live(table.id, seat, user_id)
+        if panel is None or panel.version == table.version or table.game is None:
+            return None
         version = table.version
         view = table.game.view(seat)
-        message = panel_message(table, seat, view)
-        sitter = table.seats[seat]
-        if sitter is not None and sitter.user_id is not None:
-            prefs = await self.picture_prefs(table, sitter.user_id, can_attach(channel))
-            await add_hand_picture(message, view, seat, prefs)
-        if await edit_panel(
-            self.client, panel, content=message.content, view=message.view, attachments=message.files()
-        ):
-            panel.version = version
-            return True
+        now = PanelNow(panel.message_id, panel.user_id, version, view, panel_message(table, seat, view))
+        now.prefs = await self.picture_prefs(table, panel.user_id, can_attach(channel))
+        if draw:
+            now.message.picture = await drawn_hand(view, seat, now.prefs)
+        else:
+            now.picture_due = now.prefs is not None
+        return now
+
+    async def _refresh(
+        self, table: Table, channel: discord.abc.Messageable, seat: int, panel: Panel, ready: PanelNow | None,
+    ) -> tuple[bool, PanelNow | None]:  # fmt: skip
+        """Edit the panel to show the table now (under its lock), with ``ready`` if that still shows
+        the table now, else with its text and controls now and its picture to follow (nothing is
+        drawn under the lock). Returns whether the panel could be edited, and the picture due."""
+        if panel.version == table.version:
+            return True, None  # it shows this moment already (e.g. a reminder)
+        if ready is None or ready.version != table.version:
+            ready = await self._panel_now(table, channel, seat, draw=False)
+            if ready is None:
+                return True, None
+        message = ready.message
+        async with self.panels.picture_lock(table, seat):  # after any picture upload under way
+            # Without ``attachments`` an edit keeps the message's files: a picture the panel shows
+            # already, or one still to be drawn, is not sent.
+            same = ready.picture_due or message.picture == panel.picture
+            files = {} if same else {"attachments": message.files()}
+            if await edit_panel(self.client, panel, content=message.content, view=message.view, **files):
+                panel.version = ready.version
+                if not ready.picture_due:
+                    panel.picture = message.picture
+                return True, ready if ready.picture_due else None
         self.panels.drop(table.id, seat)
-        return False
+        return False, None
+
+    async def panel_picture(self, table: Table, seat: int, shown: PanelNow) -> None:
+        """Upload the hand picture of ``shown`` to the seat's panel unless the panel has moved on
+        meanwhile (a newer answer or turn brings its own picture) or shows that picture already:
+        only the latest state is drawn and uploaded, uploads in order (the picture lock), and no
+        panel lock is held (a click in the panel is never held up by a picture)."""
+
+        def still_shown() -> Panel | None:
+            panel = self.panels.live(table.id, seat, shown.user_id)
+            if panel is None or panel.message_id != shown.message_id or panel.version != shown.version:
+                return None
+            return panel
+
+        if still_shown() is None:
+            return
+        picture = await drawn_hand(shown.view, seat, shown.prefs)
+        if picture is None:
+            return
+        async with self.panels.picture_lock(table, seat):
+            panel = still_shown()
+            if panel is None or panel.picture == picture:
+                return
+            if await edit_panel(self.client, panel, attachments=[as_file(picture, HAND_FILE)]):
+                panel.picture = picture
 
     async def picture_prefs(self, table: Table, user_id: int, allowed: bool) -> PlayerPrefs | None:
         """The player's choices if their hand is to be a picture: they want pictures and the bot may

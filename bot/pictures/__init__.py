@@ -2,7 +2,8 @@
 
 Plain data in (card text such as ``"10♠"``, ``"10S"`` or ``str(card)``; names; numbers), a
 ``Rendered(png, alt_text)`` out. Renders are cached per exact input; call them through
-``render_off_loop`` from async code so the event loop never waits on Pillow::
+``render_off_loop`` from async code, which draws them in a worker process (``offloop``), so the
+event loop never waits on Pillow nor competes with it for the GIL::
 
     rendered = await render_off_loop(render_hand, view["hand"], legal=playable, four_colour=True)
     file = discord.File(io.BytesIO(rendered.png), "hand.png", description=rendered.alt_text)
@@ -10,8 +11,8 @@ Plain data in (card text such as ``"10♠"``, ``"10S"`` or ``str(card)``; names;
 
 from bot.pictures.alt import ATTACHMENT_DESCRIPTION_LIMIT
 from bot.pictures.melds import MeldGroup, SeatMelds
-from bot.pictures.offloop import render_off_loop
-from bot.pictures.scenes import Rendered, clear_render_cache, render_hand, render_melds, render_trick
+from bot.pictures.offloop import clear_render_cache, render_off_loop, start_render_pool, stop_render_pool
+from bot.pictures.scenes import Rendered, render_hand, render_melds, render_trick
 
 __all__ = [
     "ATTACHMENT_DESCRIPTION_LIMIT",
@@ -23,4 +24,6 @@ __all__ = [
     "render_melds",
     "render_off_loop",
     "render_trick",
+    "start_render_pool",
+    "stop_render_pool",
 ]

@@ -4,6 +4,7 @@ choice of pictures or text (``/table cards``); text where the bot may not attach
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,6 +12,7 @@ import discord
 import pytest
 
 from bot import render
+from bot.discord_ui import components
 from bot.store import PlayerPrefs
 from bot.tables import Table
 from tests.discord_ui.helpers import close_bot_state, message_by_id
@@ -139,3 +141,42 @@ async def test_a_picture_that_fails_leaves_the_cards_as_text(
         assert message_by_id(channel, table.message_id).attachments == []
     assert any("could not be drawn" in r.getMessage() for r in caplog.records)
     caplog.clear()  # the errors were expected here
+
+
+async def test_a_panel_is_not_sent_the_picture_it_shows_already(world: Any) -> None:
+    """A bid changes no card: the panel's hand picture is uploaded only when it changes."""
+    env, guild, alice = world
+    channel = guild.create_text_channel("pitch")
+    table = await open_table(env, channel, alice, "pitch", [], 1)
+    await play_through_panels(env, channel, table, {alice.id: alice})
+    uploads: dict[str, list[str]] = {}  # panel message → the alt texts of its uploads, in order
+    for request in env.http_requests:
+        panel_edit = request.method == "PATCH" and "/webhooks/" in request.path
+        if panel_edit and "attachments" in (request.json or {}):
+            shown = [a.get("description", "") for a in request.json["attachments"]]
+            uploads.setdefault(request.path.rsplit("/", 1)[1], []).append(" ".join(shown))
+    assert uploads and sum(len(texts) for texts in uploads.values()) > 3
+    for texts in uploads.values():
+        assert all(a != b for a, b in itertools.pairwise(texts)), texts
+
+
+async def test_no_hand_picture_is_drawn_while_its_panel_is_locked(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The panel lock orders a panel's answers; drawing (and uploading) its picture happens outside
+    it, so a click in the panel never waits for a picture."""
+    env, guild, alice = world
+    channel = guild.create_text_channel("pitch")
+    table = await open_table(env, channel, alice, "pitch", [], 1)
+    panels = env.bot.publisher.panels
+    locked_while_drawing: list[bool] = []
+    draw = components.hand_picture
+
+    async def watched(view: dict[str, Any], seat: int, *, four_colour: bool) -> Any:
+        locked_while_drawing.append(panels.lock(table, seat).locked())
+        return await draw(view, seat, four_colour=four_colour)
+
+    monkeypatch.setattr("bot.discord_ui.components.hand_picture", watched)
+    tally = await play_through_panels(env, channel, table, {alice.id: alice})
+    assert len(locked_while_drawing) >= tally.decisions // 2
+    assert not any(locked_while_drawing)
