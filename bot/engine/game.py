@@ -287,16 +287,23 @@ class Game(ABC):
         return None
 
     def copy(self) -> Self:
-        """A cheap independent copy (lists copied two levels deep; cards are immutable)."""
+        """A cheap independent copy (lists copied two levels deep; cards are immutable).
+
+        A list attribute holds either lists (hands, a suit index) or no lists at all (cards,
+        tricks as tuples, the log), so its first item says which copy it needs. Search copies
+        games millions of times: this is kept to exact type tests and slices."""
         new = object.__new__(type(self))
-        state = {}
-        for key, value in self.__dict__.items():
-            if isinstance(value, list):
-                value = [item[:] if isinstance(item, list) else item for item in value]
-            elif isinstance(value, dict):
-                value = value.copy()
-            state[key] = value
-        new.__dict__.update(state)
+        state = self.__dict__.copy()
+        for key, value in state.items():
+            kind = type(value)
+            if kind is list:
+                if value and type(value[0]) is list:
+                    state[key] = [item[:] for item in value]
+                else:
+                    state[key] = value[:]
+            elif kind is dict:
+                state[key] = value.copy()
+        new.__dict__ = state
         return new
 
     # ----- search: sampled worlds ---------------------------------------------------------------
