@@ -57,16 +57,13 @@ def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Rando
     room = [place.size - len(place.known) for place in places]
     if min(room, default=0) < 0 or sum(room) != len(cards):
         raise EngineError(f"cannot deal {len(cards)} unseen cards into places with room {room}")
-    allowed = [
-        tuple(i for i, place in enumerate(places) if room[i] and card not in place.forbidden)
-        for card in cards
-    ]
+    plan = _Plan(cards, places, room)
     checks = [i for i, place in enumerate(places) if place.check is not None]
     for _ in range(MAX_TRIES):
-        dealt = _random_deal(cards, allowed, room, rng)
+        dealt = plan.deal(rng)
         if dealt is None:
             continue
-        whole = [place.known + got for place, got in zip(places, dealt, strict=True)]
+        whole = [place.known + got if place.known else got for place, got in zip(places, dealt, strict=True)]
         failing = [i for i in checks if not places[i].check(whole[i])]  # type: ignore[misc]
         if not failing or _repair(places, whole, failing, rng):
             return whole
@@ -96,11 +93,7 @@ def _repair(places: Sequence[Place], whole: list[list[Card]], failing: list[int]
         known_i, known_j = len(first.known), len(second.known)
         cards = whole[i][known_i:] + whole[j][known_j:]
         cards.sort(key=_card_key)
-        allowed = [
-            tuple(k for k, place in ((0, first), (1, second)) if card not in place.forbidden)
-            for card in cards
-        ]
-        got = _random_deal(cards, allowed, [first.size - known_i, second.size - known_j], rng)
+        got = _Plan(cards, (first, second), [first.size - known_i, second.size - known_j]).deal(rng)
         if got is None:
             continue
         new_i, new_j = first.known + got[0], second.known + got[1]
@@ -122,40 +115,59 @@ def _card_key(card: Card) -> int:
     return card.id
 
 
-def _random_deal(
-    cards: list[Card], allowed: list[tuple[int, ...]], room: list[int], rng: random.Random
-) -> list[list[Card]] | None:
-    """One random deal respecting ``allowed`` (None at a dead end)."""
-    order = list(range(len(cards)))
-    rng.shuffle(order)
-    order.sort(key=lambda k: len(allowed[k]))  # stable: random among equally constrained cards
-    left = room[:]
-    out: list[list[Card]] = [[] for _ in room]
-    rand = rng.random
-    for k in order:
-        options = allowed[k]
-        if len(options) == 1:
-            place = options[0]
-            if not left[place]:
-                return None
-        else:
-            total = 0
-            for i in options:
-                total += left[i]
-            if not total:
-                return None
-            pick = rand() * total
-            place = options[-1]
-            for i in options:
-                pick -= left[i]
-                if pick < 0 and left[i]:
-                    place = i
-                    break
-            if not left[place]:
-                place = next(i for i in options if left[i])
-        left[place] -= 1
-        out[place].append(cards[k])
-    return out
+class _Plan:
+    """How to deal ``cards`` into places with ``room``: the cards some place may not hold, each
+    with the places it may go to, and the free cards, which may go anywhere."""
+
+    def __init__(self, cards: list[Card], places: Sequence[Place], room: list[int]) -> None:
+        self.room = room
+        everywhere = tuple(i for i, r in enumerate(room) if r)
+        forbidden = [(i, place.forbidden) for i, place in enumerate(places) if place.forbidden and room[i]]
+        self.constrained: list[tuple[Card, tuple[int, ...]]] = []
+        self.free: list[Card] = []
+        for card in cards:
+            if any(card in banned for _, banned in forbidden):
+                options = tuple(i for i in everywhere if card not in places[i].forbidden)
+                self.constrained.append((card, options))
+            else:
+                self.free.append(card)
+        self.everywhere = everywhere
+
+    def deal(self, rng: random.Random) -> list[list[Card]] | None:
+        """One random deal (None at a dead end): the constrained cards first, most constrained
+        first, each to a place drawn in proportion to its room left; then the free cards shuffled
+        into the room left (every deal of them equally likely)."""
+        left = self.room[:]
+        out: list[list[Card]] = [[] for _ in left]
+        rand = rng.random
+        if self.constrained:
+            order = self.constrained[:]
+            rng.shuffle(order)
+            order.sort(key=lambda item: len(item[1]))  # stable: random among equally constrained cards
+            for card, options in order:
+                total = 0
+                for i in options:
+                    total += left[i]
+                if not total:
+                    return None
+                pick = rand() * total
+                place = -1
+                for i in options:
+                    if left[i]:
+                        place = i
+                        pick -= left[i]
+                        if pick < 0:
+                            break
+                left[place] -= 1
+                out[place].append(card)
+        free = self.free[:]
+        free.sort(key=lambda _card: rand())
+        start = 0
+        for i, count in enumerate(left):
+            if count:
+                out[i].extend(free[start : start + count])
+                start += count
+        return out
 
 
 def _search(
