@@ -25,8 +25,8 @@ from bot.engine.errors import EngineError
 
 MAX_TRIES = 40
 """Random deals (each then repaired) tried before the exhaustive search."""
-REPAIR_STEPS = 400
-"""Pairs of places dealt again to make a random deal pass the places' checks."""
+REPAIR_STEPS = 600
+"""Card swaps tried to make a random deal pass the places' checks."""
 SEARCH_LIMIT = 16
 """The exhaustive search runs only for this many unseen cards or fewer (it could take for ever with
 more, and random deals with repairs do not fail there in practice)."""
@@ -75,33 +75,37 @@ def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Rando
 
 
 def _repair(places: Sequence[Place], whole: list[list[Card]], failing: list[int], rng: random.Random) -> bool:
-    """Make every place pass its check by dealing again the unseen cards of a failing place and of
-    one other place between the two (a random walk that never adds a failing place); True when
+    """Make every place pass its check by swapping dealt cards between a failing place and another
+    one (one or two cards each way, never a card a place may not hold): a random walk that never
+    adds a failing place (moves that keep the count are taken, so it does not stall). True when
     every check passes (``whole`` is updated in place)."""
     movable = [i for i, place in enumerate(places) if place.size > len(place.known)]
     if len(movable) < 2:
         return False
     failing = failing[:]
+    rand = rng.random
     for _ in range(REPAIR_STEPS):
         if not failing:
             return True
-        i = failing[rng.randrange(len(failing))]
-        j = movable[rng.randrange(len(movable))]
+        i = failing[int(rand() * len(failing))]
+        j = movable[int(rand() * len(movable))]
         if j == i:
             continue
         first, second = places[i], places[j]
         known_i, known_j = len(first.known), len(second.known)
-        cards = whole[i][known_i:] + whole[j][known_j:]
-        cards.sort(key=_card_key)
-        got = _Plan(cards, (first, second), [first.size - known_i, second.size - known_j]).deal(rng)
-        if got is None:
-            continue
-        new_i, new_j = first.known + got[0], second.known + got[1]
+        new_i, new_j = whole[i][:], whole[j][:]
+        for _swap in range(1 + (rand() < 0.3)):
+            a = known_i + int(rand() * (len(new_i) - known_i))
+            b = known_j + int(rand() * (len(new_j) - known_j))
+            x, y = new_i[a], new_j[b]
+            if x in second.forbidden or y in first.forbidden:
+                continue
+            new_i[a], new_j[b] = y, x
         ok_i = first.check is None or first.check(new_i)
         ok_j = second.check is None or second.check(new_j)
         was_j = j not in failing
-        if ok_i + ok_j < 1 + was_j:
-            continue  # worse or no better: keep the old deal
+        if ok_i + ok_j < was_j:
+            continue  # a passing place would fail: keep the old deal
         whole[i], whole[j] = new_i, new_j
         failing = [k for k in failing if k not in (i, j)]
         if not ok_i:
@@ -122,11 +126,14 @@ class _Plan:
     def __init__(self, cards: list[Card], places: Sequence[Place], room: list[int]) -> None:
         self.room = room
         everywhere = tuple(i for i, r in enumerate(room) if r)
-        forbidden = [(i, place.forbidden) for i, place in enumerate(places) if place.forbidden and room[i]]
+        banned: set[Card] = set()
+        for i, place in enumerate(places):
+            if place.forbidden and room[i]:
+                banned.update(place.forbidden)
         self.constrained: list[tuple[Card, tuple[int, ...]]] = []
         self.free: list[Card] = []
         for card in cards:
-            if any(card in banned for _, banned in forbidden):
+            if card in banned:
                 options = tuple(i for i in everywhere if card not in places[i].forbidden)
                 self.constrained.append((card, options))
             else:
