@@ -67,7 +67,7 @@ def meld_check(
     ``shown``: a sampled hand must not meld more (or less) than its owner showed."""
 
     def check(hand: list[Card]) -> bool:
-        whole = multiset_minus(hand + played, minus)
+        whole = multiset_minus(hand + played, minus) if minus else hand + played
         return meld_total(whole, trump, table) == shown.total and count_meld(whole, trump, table) == shown
 
     return check
