@@ -287,16 +287,23 @@ class Game(ABC):
         return None
 
     def copy(self) -> Self:
-        """A cheap independent copy (lists copied two levels deep; cards are immutable)."""
+        """A cheap independent copy (lists copied two levels deep; cards are immutable).
+
+        A list attribute holds either lists (hands, a suit index) or no lists at all (cards,
+        tricks as tuples, the log), so its first item says which copy it needs. Search copies
+        games millions of times: this is kept to exact type tests and slices."""
         new = object.__new__(type(self))
-        state = {}
-        for key, value in self.__dict__.items():
-            if isinstance(value, list):
-                value = [item[:] if isinstance(item, list) else item for item in value]
-            elif isinstance(value, dict):
-                value = value.copy()
-            state[key] = value
-        new.__dict__.update(state)
+        state = self.__dict__.copy()
+        for key, value in state.items():
+            kind = type(value)
+            if kind is list:
+                if value and type(value[0]) is list:
+                    state[key] = [item[:] for item in value]
+                else:
+                    state[key] = value[:]
+            elif kind is dict:
+                state[key] = value.copy()
+        new.__dict__ = state
         return new
 
     # ----- search: sampled worlds ---------------------------------------------------------------
@@ -376,6 +383,17 @@ class Game(ABC):
         last-trick bonus included once taken), pitch the values toward the Game point."""
         raise NotImplementedError
 
+    rolling_out = False
+    """True during ``rollout``: the deal's end does not deal the next one (``deal_again``)."""
+
+    def deal_again(self) -> bool:
+        """Whether to deal the next deal now that one is over: yes, except in a ``rollout``, which
+        stops at the end of its deal (the deal number still moves on, marking the deal over)."""
+        if self.rolling_out:
+            self.deal_no += 1
+            return False
+        return True
+
     def rollout(self, policy: Policy) -> list[int]:
         """Play the current deal to its end, in place, choosing every action with
         ``policy(game, seat, legal)``; return each side's score change from now to the end of
@@ -385,20 +403,25 @@ class Game(ABC):
         game ends in it (a declare-out, a concession); a redeal after everyone passed ends it too,
         with no change. The fast path for search on sampled worlds: no views are built, no
         ``log`` is kept, and the action ``policy`` returns is not checked (it must be one of
-        ``legal``, the list ``legal_actions`` would give, which ``policy`` may keep)."""
+        ``legal``, the list ``legal_actions`` would give, which ``policy`` may keep). The next deal
+        is not dealt: the world is spent afterwards (copy it first to play on)."""
         deal = self.deal_no
         before = self.scores[:]
         perform = self._perform
         play_card = self.play_card
         legal_actions = self._legal_actions
-        while self.outcome is None and self.deal_no == deal:
-            seat = self.to_act[0]
-            action = policy(self, seat, legal_actions(seat))
-            self._legal = None
-            if action.kind is _PLAY:
-                play_card(seat, action.cards[0])
-            else:
-                perform(seat, action)
+        self.rolling_out = True
+        try:
+            while self.outcome is None and self.deal_no == deal:
+                seat = self.to_act[0]
+                action = policy(self, seat, legal_actions(seat))
+                self._legal = None
+                if action.kind is _PLAY:
+                    play_card(seat, action.cards[0])
+                else:
+                    perform(seat, action)
+        finally:
+            self.rolling_out = False
         return [after - was for after, was in zip(self.scores, before, strict=True)]
 
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:

@@ -25,8 +25,8 @@ from bot.engine.errors import EngineError
 
 MAX_TRIES = 40
 """Random deals (each then repaired) tried before the exhaustive search."""
-REPAIR_STEPS = 400
-"""Pairs of places dealt again to make a random deal pass the places' checks."""
+REPAIR_STEPS = 600
+"""Card swaps tried to make a random deal pass the places' checks."""
 SEARCH_LIMIT = 16
 """The exhaustive search runs only for this many unseen cards or fewer (it could take for ever with
 more, and random deals with repairs do not fail there in practice)."""
@@ -57,16 +57,13 @@ def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Rando
     room = [place.size - len(place.known) for place in places]
     if min(room, default=0) < 0 or sum(room) != len(cards):
         raise EngineError(f"cannot deal {len(cards)} unseen cards into places with room {room}")
-    allowed = [
-        tuple(i for i, place in enumerate(places) if room[i] and card not in place.forbidden)
-        for card in cards
-    ]
+    plan = _Plan(cards, places, room)
     checks = [i for i, place in enumerate(places) if place.check is not None]
     for _ in range(MAX_TRIES):
-        dealt = _random_deal(cards, allowed, room, rng)
+        dealt = plan.deal(rng)
         if dealt is None:
             continue
-        whole = [place.known + got for place, got in zip(places, dealt, strict=True)]
+        whole = [place.known + got if place.known else got for place, got in zip(places, dealt, strict=True)]
         failing = [i for i in checks if not places[i].check(whole[i])]  # type: ignore[misc]
         if not failing or _repair(places, whole, failing, rng):
             return whole
@@ -78,37 +75,37 @@ def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Rando
 
 
 def _repair(places: Sequence[Place], whole: list[list[Card]], failing: list[int], rng: random.Random) -> bool:
-    """Make every place pass its check by dealing again the unseen cards of a failing place and of
-    one other place between the two (a random walk that never adds a failing place); True when
+    """Make every place pass its check by swapping dealt cards between a failing place and another
+    one (one or two cards each way, never a card a place may not hold): a random walk that never
+    adds a failing place (moves that keep the count are taken, so it does not stall). True when
     every check passes (``whole`` is updated in place)."""
     movable = [i for i, place in enumerate(places) if place.size > len(place.known)]
     if len(movable) < 2:
         return False
     failing = failing[:]
+    rand = rng.random
     for _ in range(REPAIR_STEPS):
         if not failing:
             return True
-        i = failing[rng.randrange(len(failing))]
-        j = movable[rng.randrange(len(movable))]
+        i = failing[int(rand() * len(failing))]
+        j = movable[int(rand() * len(movable))]
         if j == i:
             continue
         first, second = places[i], places[j]
         known_i, known_j = len(first.known), len(second.known)
-        cards = whole[i][known_i:] + whole[j][known_j:]
-        cards.sort(key=_card_key)
-        allowed = [
-            tuple(k for k, place in ((0, first), (1, second)) if card not in place.forbidden)
-            for card in cards
-        ]
-        got = _random_deal(cards, allowed, [first.size - known_i, second.size - known_j], rng)
-        if got is None:
-            continue
-        new_i, new_j = first.known + got[0], second.known + got[1]
+        new_i, new_j = whole[i][:], whole[j][:]
+        for _swap in range(1 + (rand() < 0.3)):
+            a = known_i + int(rand() * (len(new_i) - known_i))
+            b = known_j + int(rand() * (len(new_j) - known_j))
+            x, y = new_i[a], new_j[b]
+            if x in second.forbidden or y in first.forbidden:
+                continue
+            new_i[a], new_j[b] = y, x
         ok_i = first.check is None or first.check(new_i)
         ok_j = second.check is None or second.check(new_j)
         was_j = j not in failing
-        if ok_i + ok_j < 1 + was_j:
-            continue  # worse or no better: keep the old deal
+        if ok_i + ok_j < was_j:
+            continue  # a passing place would fail: keep the old deal
         whole[i], whole[j] = new_i, new_j
         failing = [k for k in failing if k not in (i, j)]
         if not ok_i:
@@ -122,40 +119,62 @@ def _card_key(card: Card) -> int:
     return card.id
 
 
-def _random_deal(
-    cards: list[Card], allowed: list[tuple[int, ...]], room: list[int], rng: random.Random
-) -> list[list[Card]] | None:
-    """One random deal respecting ``allowed`` (None at a dead end)."""
-    order = list(range(len(cards)))
-    rng.shuffle(order)
-    order.sort(key=lambda k: len(allowed[k]))  # stable: random among equally constrained cards
-    left = room[:]
-    out: list[list[Card]] = [[] for _ in room]
-    rand = rng.random
-    for k in order:
-        options = allowed[k]
-        if len(options) == 1:
-            place = options[0]
-            if not left[place]:
-                return None
-        else:
-            total = 0
-            for i in options:
-                total += left[i]
-            if not total:
-                return None
-            pick = rand() * total
-            place = options[-1]
-            for i in options:
-                pick -= left[i]
-                if pick < 0 and left[i]:
-                    place = i
-                    break
-            if not left[place]:
-                place = next(i for i in options if left[i])
-        left[place] -= 1
-        out[place].append(cards[k])
-    return out
+class _Plan:
+    """How to deal ``cards`` into places with ``room``: the cards some place may not hold, each
+    with the places it may go to, and the free cards, which may go anywhere."""
+
+    def __init__(self, cards: list[Card], places: Sequence[Place], room: list[int]) -> None:
+        self.room = room
+        everywhere = tuple(i for i, r in enumerate(room) if r)
+        banned: set[Card] = set()
+        for i, place in enumerate(places):
+            if place.forbidden and room[i]:
+                banned.update(place.forbidden)
+        self.constrained: list[tuple[Card, tuple[int, ...]]] = []
+        self.free: list[Card] = []
+        for card in cards:
+            if card in banned:
+                options = tuple(i for i in everywhere if card not in places[i].forbidden)
+                self.constrained.append((card, options))
+            else:
+                self.free.append(card)
+        self.everywhere = everywhere
+
+    def deal(self, rng: random.Random) -> list[list[Card]] | None:
+        """One random deal (None at a dead end): the constrained cards first, most constrained
+        first, each to a place drawn in proportion to its room left; then the free cards shuffled
+        into the room left (every deal of them equally likely)."""
+        left = self.room[:]
+        out: list[list[Card]] = [[] for _ in left]
+        rand = rng.random
+        if self.constrained:
+            order = self.constrained[:]
+            rng.shuffle(order)
+            order.sort(key=lambda item: len(item[1]))  # stable: random among equally constrained cards
+            for card, options in order:
+                total = 0
+                for i in options:
+                    total += left[i]
+                if not total:
+                    return None
+                pick = rand() * total
+                place = -1
+                for i in options:
+                    if left[i]:
+                        place = i
+                        pick -= left[i]
+                        if pick < 0:
+                            break
+                left[place] -= 1
+                out[place].append(card)
+        free = self.free[:]
+        free.sort(key=lambda _card: rand())
+        start = 0
+        for i, count in enumerate(left):
+            if count:
+                out[i].extend(free[start : start + count])
+                start += count
+        return out
 
 
 def _search(

@@ -345,7 +345,7 @@ class PartnershipBase(PinochleGame):
         if outcome is not None:
             return events + self.finish(outcome)
         self.dealer = (self.dealer + 1) % self.players
-        more = self.deal_cards()
+        more = self.deal_cards() if self.deal_again() else []
         events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
         return events + more
 

@@ -301,7 +301,7 @@ class ThreeHand(PinochleGame):
         if self.deal_no >= self.deals_in_session():
             return events + self.finish(self.session_end())
         self.dealer = (self.dealer + 1) % 3
-        more = self.deal_cards()
+        more = self.deal_cards() if self.deal_again() else []
         events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
         return events + more
 

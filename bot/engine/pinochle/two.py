@@ -317,7 +317,7 @@ class TwoHand(PinochleGame):
         if outcome is not None:
             return events + self.finish(outcome)
         self.dealer = 1 - self.dealer
-        more = self.deal_cards()
+        more = self.deal_cards() if self.deal_again() else []
         events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
         return events + more
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from bot.engine.cards import Card, Suit
@@ -21,6 +22,12 @@ if TYPE_CHECKING:
     from bot.engine.pinochle.two import TwoHand
 
 
+@cache
+def cards_by_suit(pack: tuple[Card, ...]) -> dict[Suit, tuple[Card, ...]]:
+    """The distinct cards of ``pack`` by suit."""
+    return {suit: tuple(dict.fromkeys(card for card in pack if card.suit is suit)) for suit in Suit}
+
+
 def strict_reveals(
     game: PinochleGame,
     tricks: Iterable[list[tuple[int, Card]]],
@@ -32,9 +39,7 @@ def strict_reveals(
     it, and neither suit nor trump a void in trump too; a trump not above the best one on a trump
     lead means no higher trump."""
     trump = game.trump
-    by_suit: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
-    for card in set(game.pack()):
-        by_suit[card.suit].append(card)
+    by_suit = cards_by_suit(tuple(game.pack()))
     for trick in tricks:
         led = trick[0][1].suit
         best = trick[0][1]
@@ -62,7 +67,7 @@ def meld_check(
     ``shown``: a sampled hand must not meld more (or less) than its owner showed."""
 
     def check(hand: list[Card]) -> bool:
-        whole = multiset_minus(hand + played, minus)
+        whole = multiset_minus(hand + played, minus) if minus else hand + played
         return meld_total(whole, trump, table) == shown.total and count_meld(whole, trump, table) == shown
 
     return check

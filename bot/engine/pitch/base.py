@@ -286,7 +286,8 @@ class PitchBase(Game):
             return events
         if self.pitcher is None:
             events.append({"type": "redeal", "dealer": self.dealer, "reason": "everyone passed"})
-            self.deal_cards()
+            if self.deal_again():
+                self.deal_cards()
             return events
         events.append({"type": "pitcher", "seat": self.pitcher, "bid": self.high_bid})
         events.extend(self.auction_over())
@@ -428,7 +429,8 @@ class PitchBase(Game):
             events.append({"type": "game_over", **outcome.to_json()})
             return events
         self.dealer = (self.dealer + 1) % self.players
-        self.deal_cards()
+        if self.deal_again():
+            self.deal_cards()
         events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
         return events
 

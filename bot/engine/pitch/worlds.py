@@ -4,10 +4,12 @@ places for ``bot.engine.sampling.deal_unseen``."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import TYPE_CHECKING
 
-from bot.engine.cards import Card, Suit
+from bot.engine.cards import Card, Rank, Suit, make_deck
 from bot.engine.events import Phase
+from bot.engine.pitch.trumps import TrumpRules, Trumps
 from bot.engine.sampling import Place, deal_unseen
 
 if TYPE_CHECKING:
@@ -20,6 +22,19 @@ def plays_of_deal(game: PitchBase) -> list[list[tuple[int, Card]]]:
     if game.trick:
         out.append(game.trick)
     return out
+
+
+@cache
+def effective_suits(rules: TrumpRules, trumps: Trumps) -> dict[Suit, tuple[Card, ...]]:
+    """Every card of the pack by effective suit (trumps under the trump suit; jokers only there)."""
+    pack = make_deck(tuple(Rank)) + list(rules.joker_cards)
+    by_suit: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
+    for card in pack:
+        if card in trumps.power:
+            by_suit[trumps.suit].append(card)
+        elif not card.is_joker:
+            by_suit[card.suit].append(card)
+    return {suit: tuple(cards) for suit, cards in by_suit.items()}
 
 
 def revealed(game: PitchBase) -> tuple[list[list[Card]], list[set[Card]]]:
@@ -35,13 +50,7 @@ def revealed(game: PitchBase) -> tuple[list[list[Card]], list[set[Card]]]:
             for seat, card in trick:
                 played[seat].append(card)
         return played, forbidden
-    pack = game.pack()
-    by_suit: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
-    for card in pack:
-        if card in trumps.power:
-            by_suit[trumps.suit].append(card)
-        elif not card.is_joker:
-            by_suit[card.suit].append(card)
+    by_suit = effective_suits(game.trump_rules, trumps)
     suit_of = trumps.suit_of
     trump = trumps.suit
     for number, trick in enumerate(plays_of_deal(game)):

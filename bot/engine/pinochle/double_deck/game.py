@@ -644,7 +644,7 @@ class DoubleDeck(PinochleGame):
         if outcome is not None:
             return events + self.finish(outcome)
         self.dealer = (self.dealer + 1) % 4
-        more = self.deal_cards()
+        more = self.deal_cards() if self.deal_again() else []
         events.append({"type": "deal", "deal": self.deal_no, "dealer": self.dealer})
         return events + more
 

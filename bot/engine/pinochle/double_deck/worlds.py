@@ -18,7 +18,7 @@ from bot.engine.cards import Card, Rank, Suit
 from bot.engine.events import Phase
 from bot.engine.meld import count_meld, meld_total
 from bot.engine.pinochle.common import SORT_KEY, STRENGTH
-from bot.engine.pinochle.worlds import at_least, deal_plays
+from bot.engine.pinochle.worlds import at_least, cards_by_suit, deal_plays
 from bot.engine.sampling import Place, deal_unseen, multiset_minus
 
 if TYPE_CHECKING:
@@ -31,9 +31,7 @@ def crawl_reveals(game: DoubleDeck, played: list[list[Card]], forbidden: list[se
     in it; a trump not over a trump already winning means none higher; neither suit nor trump a
     void in trump too."""
     trump = game.trump
-    by_suit: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
-    for card in set(game.pack()):
-        by_suit[card.suit].append(card)
+    by_suit = cards_by_suit(tuple(game.pack()))
     for trick in deal_plays(game):
         led = trick[0][1].suit
         best = trick[0][1]
