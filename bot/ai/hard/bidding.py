@@ -72,7 +72,7 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
             break
         declined = world.copy()
         declined.apply(ctx.seat, pass_action)
-        passing.append(margin(play_out(declined, quiet).changes, ctx.side))
+        passing.append(pass_margin(play_out(declined, quiet), ctx))
     if not by_suit:
         return pass_action, "pass — no sampled deal let this hand take the contract"
     # The trump the seat would name: the best on average over the worlds (not world by world).
@@ -118,6 +118,23 @@ class PartnersPass:
 def partners(game: Game, seat: int) -> frozenset[int]:
     side = game.side_of[seat]
     return frozenset(s for s in game.sides[side] if s != seat)
+
+
+def pass_margin(result: DealResult, ctx: Context) -> float:
+    """The seat's margin in a deal it passed. Partnership games: a contract the other side was set
+    in counts as made (what they took) — the sampled hands fit their calls only roughly, and a
+    partner's meld their bids stood for is not in them, so their sets in the rollouts are far
+    likelier than at the table."""
+    summary = result.summary
+    changes = list(result.changes)
+    if summary is not None and summary.get("made") is False and len(ctx.game.sides[ctx.side]) > 1:
+        bidder = summary.get("bidder")
+        if isinstance(bidder, int) and ctx.game.side_of[bidder] != ctx.side:
+            side = ctx.game.side_of[bidder]
+            contract = contract_of(result, side)
+            if contract is not None:
+                changes[side] = contract.taken
+    return margin(changes, ctx.side)
 
 
 def take_contract(world: Game, seat: int, bid: Action) -> bool:

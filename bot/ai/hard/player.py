@@ -122,8 +122,7 @@ class HardPlayer:
         except EngineError:
             # The engine found no world fitting what the seat saw (an engine fault): play on as
             # basic would rather than stop the table.
-            action = self.choose(game.view(seat), legal) if len(legal) > 1 else legal[0]
-            return Advice(action, f"{describe(action)} — a rule of thumb (no deals could be sampled here)")
+            return self.rule_of_thumb(game.view(seat), legal, "no deals could be sampled here")
         finally:
             if collecting:
                 gc.enable()
@@ -156,8 +155,15 @@ class HardPlayer:
             action, reason = choose_bid(ctx, candidates)
             return Advice(action, reason)
         tallies = ctx.search(candidates)
+        if any(not t.count for t in tallies):  # the clock ran out within the first world
+            return self.rule_of_thumb(view, legal, "no time to sample deals")
         chosen = best(tallies)
         return Advice(chosen.action, play_reason(chosen, tallies, view))
+
+    def rule_of_thumb(self, view: dict[str, Any], legal: list[Action], why: str) -> Advice:
+        """``basic``'s choice, when the search cannot decide (``why``)."""
+        action = self.choose(view, legal) if len(legal) > 1 else legal[0]
+        return Advice(action, f"{describe(action)} — a rule of thumb ({why})")
 
 
 def declaring_wins(game: Game, seat: int, declare: Action, seed: int) -> bool:
