@@ -44,6 +44,9 @@ class Place:
     """Cards this place cannot hold (revealed voids, a trump it could not beat, …)."""
     check: Callable[[list[Card]], bool] | None = None
     """A test of the place's whole content (known + dealt) that a consistent deal passes."""
+    confirm: Callable[[list[Card]], bool] | None = None
+    """A slower, final test run once on a deal that passes every ``check`` (e.g. the melds
+    themselves once the meld total matches)."""
 
 
 def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Random) -> list[list[Card]]:
@@ -65,7 +68,10 @@ def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Rando
             continue
         whole = [place.known + got if place.known else got for place, got in zip(places, dealt, strict=True)]
         failing = [i for i in checks if not places[i].check(whole[i])]  # type: ignore[misc]
-        if not failing or _repair(places, whole, failing, rng):
+        repaired = not failing or _repair(places, whole, failing, rng)
+        if repaired and all(
+            place.confirm is None or place.confirm(got) for place, got in zip(places, whole, strict=True)
+        ):
             return whole
     if len(cards) <= SEARCH_LIMIT:
         found = _search(cards, places, room, rng)
@@ -201,6 +207,8 @@ def _search(
             seen.add(key)
             whole = place.known + list(chosen)
             if place.check is not None and not place.check(whole):
+                continue
+            if place.confirm is not None and not place.confirm(whole):
                 continue
             out[i] = whole
             if fill(depth + 1, rest - Counter(chosen), out):

@@ -63,14 +63,28 @@ def strict_reveals(
 def meld_check(
     shown: MeldResult, played: list[Card], minus: list[Card], trump: Suit, table: MeldTable
 ) -> Callable[[list[Card]], bool]:
-    """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds exactly
-    ``shown``: a sampled hand must not meld more (or less) than its owner showed."""
+    """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds the total
+    of ``shown``: a sampled hand must not meld more (or less) than its owner showed (the melds
+    themselves: ``meld_confirm``)."""
 
     def check(hand: list[Card]) -> bool:
         whole = multiset_minus(hand + played, minus) if minus else hand + played
-        return meld_total(whole, trump, table) == shown.total and count_meld(whole, trump, table) == shown
+        return meld_total(whole, trump, table) == shown.total
 
     return check
+
+
+def meld_confirm(
+    shown: MeldResult, played: list[Card], minus: list[Card], trump: Suit, table: MeldTable
+) -> Callable[[list[Card]], bool]:
+    """``meld_check``'s final part: the very melds shown (a hand of the same total could list
+    others)."""
+
+    def confirm(hand: list[Card]) -> bool:
+        whole = multiset_minus(hand + played, minus) if minus else hand + played
+        return count_meld(whole, trump, table) == shown
+
+    return confirm
 
 
 def at_least(*needs: Iterable[Card]) -> Counter[Card]:
@@ -128,10 +142,11 @@ def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> 
         hand = game.hands[other]
         held = hand + game.giving if other == giver else hand
         now = known[other] - Counter(played[other])
-        check = None
+        place = Place(len(held), list(now.elements()), forbidden[other])
         if results is not None and game.trump is not None:
-            check = meld_check(results[other], played[other], minus[other], game.trump, game.meld_table)
-        places.append(Place(len(held), list(now.elements()), forbidden[other], check))
+            facts = (results[other], played[other], minus[other], game.trump, game.meld_table)
+            place.check, place.confirm = meld_check(*facts), meld_confirm(*facts)
+        places.append(place)
         owners.append(other)
         pool.extend(held)
     for place in places:

@@ -65,15 +65,9 @@ def hand_check(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[lis
         shown = results[seat]
         trump = game.meld_trump
         assert shown is not None
-        if game.shown[seat]:
-            tests.append(
-                lambda cards: (
-                    meld_total(cards, trump, table) == shown.total
-                    and count_meld(cards, trump, table) == shown
-                )
-            )
-        else:
-            tests.append(lambda cards: meld_total(cards, trump, table) == shown.total)
+        # The total here; the melds themselves (when laid down) only for a candidate deal:
+        # ``confirm_melds``.
+        tests.append(lambda cards: meld_total(cards, trump, table) == shown.total)
     told = game.told[seat]
     if told is not None and not game.gave[seat] and not game.received[seat] and not game.giving[seat]:
         tests.append(lambda cards: meld_total(cards, None, table) == told)
@@ -87,6 +81,20 @@ def hand_check(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[lis
         return all(test(whole) for test in tests)
 
     return check
+
+
+def confirm_melds(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[list[Card]], bool] | None:
+    """The final test of a sampled hand of ``seat`` whose meld was laid down: the very melds shown."""
+    results = game.meld_results()
+    if results is None or results[seat] is None or not game.shown[seat]:
+        return None
+    shown = results[seat]
+    trump, table = game.meld_trump, game.table
+
+    def confirm(cards: list[Card]) -> bool:
+        return count_meld(cards + played, trump, table) == shown
+
+    return confirm
 
 
 def _marriage(cards: list[Card], suit: Suit) -> bool:
@@ -116,9 +124,8 @@ def redeal_double_deck(game: DoubleDeck, seat: int, rng: random.Random) -> None:
             continue
         held = game.hands[other] + game.giving[other]
         now = known[other] - Counter(played[other])
-        places.append(
-            Place(len(held), list(now.elements()), forbidden[other], hand_check(game, other, played[other]))
-        )
+        check, confirm = hand_check(game, other, played[other]), confirm_melds(game, other, played[other])
+        places.append(Place(len(held), list(now.elements()), forbidden[other], check, confirm))
         owners.append(other)
         pool.extend(held)
     for place in places:
