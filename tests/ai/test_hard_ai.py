@@ -116,7 +116,7 @@ def test_budget_is_kept() -> None:
     game = new_game("double-deck", seed=4, options={"match": "deal"})
     first_deal(game, {}, stop=lambda g, seat: g.legal_actions(seat)[0].kind is Kind.PLAY)
     seat = game.to_act[0]
-    budget = 0.15
+    budget = 0.5  # long enough that one rollout fits many times over, even on a loaded machine
     hard = HardPlayer(2, budget=budget, samples=10_000, rollouts=10_000_000)
     start = time.perf_counter()
     action = hard.choose_for(game, seat, game.legal_actions(seat))
