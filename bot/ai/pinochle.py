@@ -11,9 +11,10 @@ from statistics import NormalDist
 from typing import Any, NamedTuple
 
 from bot.ai.base import register_level
+from bot.ai.claims import declare_out_wins
 from bot.engine import Action, Card, Kind, Rank, Suit
 from bot.engine.meld import FOUR_HAND, NINETY_SIX, SINGLE_DECK, MeldTable, count_meld, identify, meld_total
-from bot.engine.pinochle.common import POINTS, RANKS_48, RANKS_64, STRENGTH, counted_counters
+from bot.engine.pinochle.common import POINTS, RANKS_48, RANKS_64, STRENGTH
 from bot.engine.pinochle.three import chip_value
 
 COUNTERS = POINTS["standard"]
@@ -107,16 +108,7 @@ class PinochlePlayer:
 
     # ----- declaring out --------------------------------------------------------------------
     def should_declare_out(self, view: dict[str, Any]) -> bool:
-        target = view.get("target")
-        if target is None:
-            return False
-        side = self.side(view, view["seat"])
-        count = view["options"].get("count", "standard")
-        total = view["scores"][side] + counted_counters(view["counters"][side], count)
-        side_meld = view.get("side_meld")
-        if side_meld is not None and view["tricks_won"][side]:
-            total += side_meld[side]
-        return bool(total >= target)
+        return declare_out_wins(view)
 
     @staticmethod
     def side(view: dict[str, Any], seat: int) -> int:

@@ -5,7 +5,9 @@ state in words, its start announcement, and the server's timezone for the times 
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, tzinfo
+from typing import Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -89,16 +91,35 @@ async def league_choices(
     ]
 
 
+class _GuildOwned(Protocol):
+    guild_id: int
+
+
+Owned = TypeVar("Owned", bound=_GuildOwned)
+
+
+async def _by_id_or_name(
+    given: str,
+    guild_id: int,
+    by_id: Callable[[int], Awaitable[Owned | None]],
+    by_name: Callable[[int, str], Awaitable[Owned | None]],
+) -> Owned | None:
+    """What an autocomplete option picked (its id) or a person typed (its name), in this server
+    only: another server's id finds nothing."""
+    found = None
+    if given.isdigit() and len(given) < 19:  # an id from the list (fits SQLite's integer)
+        found = await by_id(int(given))
+        if found is not None and found.guild_id != guild_id:
+            found = None
+    if found is None and given:
+        found = await by_name(guild_id, given)
+    return found
+
+
 async def pick_league(store: Store, guild_id: int, given: str) -> League:
     """The league a person chose (an id from the list) or typed (its name), in this server only."""
     given = given.strip()
-    league = None
-    if given.isdigit() and len(given) < 19:
-        league = await store.leagues.get(int(given))
-        if league is not None and league.guild_id != guild_id:
-            league = None
-    if league is None and given:
-        league = await store.leagues.named(guild_id, given)
+    league = await _by_id_or_name(given, guild_id, store.leagues.get, store.leagues.named)
     if league is None:
         raise Refusal(
             f"There is no league called {limits.clip(given, 100)!r} in this server: "
@@ -162,13 +183,7 @@ async def pick_season(store: Store, guild_id: int, given: str | None) -> Season 
     given = given.strip()
     if given.lower() in (ALL_TIME, "all time", "all-time"):
         return None
-    season = None
-    if given.isdigit() and len(given) < 19:
-        season = await store.seasons.get(int(given))
-        if season is not None and season.guild_id != guild_id:
-            season = None
-    if season is None and given:
-        season = await store.seasons.named(guild_id, given)
+    season = await _by_id_or_name(given, guild_id, store.seasons.get, store.seasons.named)
     if season is None:
         raise Refusal(
             f"There is no season called {limits.clip(given, 100)!r} in this server: pick one from the "
