@@ -235,6 +235,19 @@ def position(hands: dict[int, str], *plays: tuple[int, str]) -> DoubleDeck:
     return game
 
 
+# Two tricks after which seat 1 is known to be void in spades (it trumped the K♠ lead).
+SPADE_VOID_TRICKS = (
+    (0, "play KS"),
+    (1, "play JH"),  # seat 1 has no spade: it must trump
+    (2, "play JS"),
+    (3, "play QS"),
+    (1, "play KD"),
+    (2, "play AD"),
+    (3, "play JD"),
+    (0, "play QD"),
+)
+
+
 def test_leads_no_counter_into_a_known_void() -> None:
     game = position(
         {
@@ -243,14 +256,7 @@ def test_leads_no_counter_into_a_known_void() -> None:
             2: "JS AD KS KS 10C KC",
             3: "QS JD AC AC 10D 10D",
         },
-        (0, "play KS"),
-        (1, "play JH"),  # seat 1 has no spade: it must trump
-        (2, "play JS"),
-        (3, "play QS"),
-        (1, "play KD"),
-        (2, "play AD"),
-        (3, "play JD"),
-        (0, "play QD"),
+        *SPADE_VOID_TRICKS,
     )
     assert game.to_act == (2,)
     # A K♠ led now is trumped by seat 1 for sure (the old player led it); the K♣ may live.
@@ -279,14 +285,7 @@ def test_leads_a_low_trump_rather_than_a_counter_into_a_void() -> None:
             2: "JS AD KS KS JH QH",
             3: "QS JD AC AC 10D 10D",
         },
-        (0, "play KS"),
-        (1, "play JH"),  # seat 1 has no spade: it must trump
-        (2, "play JS"),
-        (3, "play QS"),
-        (1, "play KD"),
-        (2, "play AD"),
-        (3, "play JD"),
-        (0, "play QD"),
+        *SPADE_VOID_TRICKS,
     )
     # Only spades (seat 1 will trump them) and trumps: the J♥ gives nothing away.
     assert str(decide(DoubleDeckPlayer(1), game, 2)) == "play JH"
