@@ -6,6 +6,8 @@ import asyncio
 import re
 from typing import Any
 
+import discord
+
 from bot.app import TrickNightBot
 from bot.tables import Table
 
@@ -39,6 +41,12 @@ def message_by_id(channel: Any, message_id: int) -> Any:
         if message.id == message_id:
             return message
     raise AssertionError(f"no public message {message_id}")
+
+
+def server_admin(env: Any, guild: Any, name: str = "admin") -> Any:
+    """A member of ``guild`` with Manage Server (through a "Mods" role), who may use /admin."""
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(env.create_user(name), roles=(mods,))
 
 
 async def close_bot_state(env: Any) -> None:

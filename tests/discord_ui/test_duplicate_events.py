@@ -8,26 +8,24 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-import discord
 import pytest
 
 from bot.discord_ui.duplicate import tend_events
 from bot.duplicate import boards_of, differing_deals, match_points
 from bot.history import replay
-from tests.discord_ui.helpers import close_bot_state
+from tests.discord_ui.helpers import close_bot_state, server_admin
 
 
 @pytest.fixture
 async def club(simcord_env: Any) -> AsyncIterator[dict[str, Any]]:
     env = simcord_env
     guild = env.create_guild("Card Club")
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     world = {
         "env": env,
         "guild": guild,
         "events": guild.create_text_channel("events"),
         "other": guild.create_text_channel("table-two"),
-        "admin": guild.add_member(env.create_user("admin"), roles=(mods,)),
+        "admin": server_admin(env, guild),
         "alice": guild.add_member(env.create_user("alice")),
         "bob": guild.add_member(env.create_user("bob")),
     }

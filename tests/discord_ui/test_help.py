@@ -7,12 +7,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 
 from bot.discord_ui import limits
 from tests.discord_ui.fake_discord import FakeDiscord
-from tests.discord_ui.helpers import close_bot_state
+from tests.discord_ui.helpers import close_bot_state, server_admin
 from tests.discord_ui.test_wire import CALLBACK, fake, other_user, running  # noqa: F401  (fake: fixture)
 from tests.discord_ui.test_wire_answers import make_bot
 
@@ -21,10 +20,9 @@ from tests.discord_ui.test_wire_answers import make_bot
 async def club(simcord_env: Any) -> AsyncIterator[tuple[Any, Any, Any]]:
     env = simcord_env
     guild = env.create_guild("Card Club")
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     channel = guild.create_text_channel("general")
     member = guild.add_member(env.create_user("member"))
-    admin = guild.add_member(env.create_user("admin"), roles=(mods,))
+    admin = server_admin(env, guild)
     try:
         yield channel, member, admin
     finally:

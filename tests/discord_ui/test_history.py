@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import discord
 import pytest
 
 from bot import render
@@ -18,7 +17,7 @@ from bot.app import TrickNightBot
 from bot.discord_ui import limits
 from bot.engine import Game, new_game
 from bot.store import SeatResult, Store
-from tests.discord_ui.helpers import buttons, close_bot_state
+from tests.discord_ui.helpers import buttons, close_bot_state, server_admin
 
 
 @pytest.fixture
@@ -282,8 +281,7 @@ async def test_unrated_games_chart_games_and_wins_over_time(club: dict[str, Any]
 
 async def test_leaderboard_and_league_standings_come_with_a_card(club: dict[str, Any]) -> None:
     env, guild, people = club["env"], club["guild"], club["people"]
-    admin_role = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(env.create_user("admin"), roles=(admin_role,))
+    admin = server_admin(env, guild)
     await admin.slash(club["channel"], "admin league-start", name="Friday")
     await stored_game(env.bot.store, guild.id, people, "pitch", seed=4)
     r = await people[0].slash(club["channel"], "leaderboard show")

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import discord
 import pytest
 
-from tests.discord_ui.helpers import close_bot_state
+from tests.discord_ui.helpers import close_bot_state, server_admin
 
 PITCH_COUNTS = "players must be a whole number from 2 to 7 for pitch"
 TARGETS = "valid values are 7/9/10/11/21"
@@ -20,9 +19,8 @@ TARGETS = "valid values are 7/9/10/11/21"
 async def world(simcord_env: Any) -> AsyncIterator[tuple[Any, Any, Any, Any]]:
     env = simcord_env
     guild = env.create_guild("Card Club")
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     channel = guild.create_text_channel("cards")
-    admin = guild.add_member(env.create_user("admin"), roles=(mods,))
+    admin = server_admin(env, guild)
     try:
         yield env, guild, channel, admin
     finally:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import discord
 import pytest
 
-from tests.discord_ui.helpers import close_bot_state
+from tests.discord_ui.helpers import close_bot_state, server_admin
 
 
 @pytest.fixture
@@ -16,14 +15,13 @@ async def club(simcord_env: Any) -> AsyncIterator[dict[str, Any]]:
     env = simcord_env
     guild = env.create_guild("Card Club")
     other = env.create_guild("Other Club")
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     world = {
         "env": env,
         "guild": guild,
         "other": other,
         "channel": guild.create_text_channel("scores"),
         "other_channel": other.create_text_channel("scores"),
-        "admin": guild.add_member(env.create_user("admin"), roles=(mods,)),
+        "admin": server_admin(env, guild),
         "players": [guild.add_member(env.create_user(f"p{i}")) for i in range(12)],
     }
     try:

@@ -7,11 +7,10 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import discord
 import pytest
 
 from cogs.leaderboard import end_due_leagues
-from tests.discord_ui.helpers import close_bot_state
+from tests.discord_ui.helpers import close_bot_state, server_admin
 from tests.discord_ui.test_leaderboard import record_game
 
 
@@ -40,14 +39,13 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
 async def club(simcord_env: Any) -> AsyncIterator[dict[str, Any]]:
     env = simcord_env
     guild = env.create_guild("Card Club")
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     world = {
         "env": env,
         "guild": guild,
         "channel": guild.create_text_channel("cards"),
         "news": guild.create_text_channel("league-news"),
         "other": env.create_guild("Other Club"),
-        "admin": guild.add_member(env.create_user("admin"), roles=(mods,)),
+        "admin": server_admin(env, guild),
         "players": [guild.add_member(env.create_user(f"p{i}")) for i in range(4)],
     }
     try:

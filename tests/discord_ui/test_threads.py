@@ -12,7 +12,13 @@ import discord
 import pytest
 
 from bot.app import TrickNightBot
-from tests.discord_ui.helpers import close_bot_state, enabled_action_ids, message_by_id, table_of
+from tests.discord_ui.helpers import (
+    close_bot_state,
+    enabled_action_ids,
+    message_by_id,
+    server_admin,
+    table_of,
+)
 
 
 @pytest.fixture
@@ -138,8 +144,7 @@ async def test_threads_off_plays_in_the_channel_without_a_note(club: Any) -> Non
 
 async def test_the_admin_setting_chooses_threads(club: Any) -> None:
     env, guild, channel, alice, _ = club
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(env.create_user("admin"), roles=(mods,))
+    admin = server_admin(env, guild)
     answered = await admin.slash(channel, "admin settings", table_threads="private")
     assert answered.ephemeral and "new tables: each in a private thread" in answered.response.content
     assert (await env.bot.store.settings.get(guild.id)).table_threads == "private"
