@@ -44,3 +44,9 @@ def test_the_app_only_wires_the_layer_together() -> None:
     source = (ROOT / "bot" / "app.py").read_text(encoding="utf-8")
     assert under(imported(ROOT / "bot" / "app.py"), "bot.discord_ui.components", "bot.render") == set()
     assert "add_dynamic_items" not in source  # each extension registers its own persistent items
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "bot" / "store").glob("*.py")), ids=lambda p: p.name)
+def test_the_store_imports_neither_the_table_manager_nor_the_discord_layer(path: Path) -> None:
+    forbidden = ("discord", "bot.tables", "bot.table_model", "bot.discord_ui", "bot.app", "cogs")
+    assert under(imported(path), *forbidden) == set()
