@@ -17,14 +17,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from bot.engine.cards import Card
 from bot.engine.errors import EngineError
 
 MAX_TRIES = 40
-"""Random deals (each then repaired) tried before the exhaustive search."""
+"""Random deals tried before the exhaustive search (the first ``REJECT_TRIES`` of them are simply
+dropped when a place fails its check; the later ones are repaired)."""
+REJECT_TRIES = 24
+"""Random deals dropped outright when a check fails, before repairs are tried: a deal kept this
+way is drawn from the deal's own distribution conditioned on passing (a repair's random walk is
+not), so the repairs are a fallback for positions where few deals pass."""
 REPAIR_STEPS = 600
 """Card swaps tried to make a random deal pass the places' checks."""
 SEARCH_LIMIT = 16
@@ -47,37 +52,85 @@ class Place:
     confirm: Callable[[list[Card]], bool] | None = None
     """A slower, final test run once on a deal that passes every ``check`` (e.g. the melds
     themselves once the meld total matches)."""
+    monotone: bool = False
+    """``check`` fails for every content holding one that fails (a hand's meld total only grows as
+    cards are added, so a hand that melds too much still does with more cards): then a card that
+    fails beside ``known`` alone is one the place cannot hold, and ``Dealer`` forbids it before
+    dealing. The same deals pass; far fewer are dealt only to fail."""
 
 
 def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Random) -> list[list[Card]]:
     """Deal ``pool`` (the unseen cards) among ``places``: each gets ``size - len(known)`` cards, none
     it may not hold, and passes its ``check``. Returns each place's whole content (known first).
+    ``Dealer(pool, places).deal(rng)``: keep the ``Dealer`` to deal the same position many times."""
+    return Dealer(pool, places).deal(rng)
 
-    Random deals (the most constrained cards placed first, each to a place chosen in proportion to
-    its room) are tried ``MAX_TRIES`` times; if none passes every test, an exhaustive search finds
-    a deal (one exists whenever the constraints describe a real position)."""
-    cards = sorted(pool, key=_card_key)
-    room = [place.size - len(place.known) for place in places]
-    if min(room, default=0) < 0 or sum(room) != len(cards):
-        raise EngineError(f"cannot deal {len(cards)} unseen cards into places with room {room}")
-    plan = _Plan(cards, places, room)
-    checks = [i for i, place in enumerate(places) if place.check is not None]
-    for _ in range(MAX_TRIES):
-        dealt = plan.deal(rng)
-        if dealt is None:
-            continue
-        whole = [place.known + got if place.known else got for place, got in zip(places, dealt, strict=True)]
-        failing = [i for i in checks if not places[i].check(whole[i])]  # type: ignore[misc]
-        repaired = not failing or _repair(places, whole, failing, rng)
-        if repaired and all(
-            place.confirm is None or place.confirm(got) for place, got in zip(places, whole, strict=True)
-        ):
-            return whole
-    if len(cards) <= SEARCH_LIMIT:
-        found = _search(cards, places, room, rng)
-        if found is not None:
-            return found
-    raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+class Dealer:
+    """``deal_unseen`` prepared once for many deals of the same unseen cards into the same places
+    (a search samples one position many times): the cards sorted, the room of each place, the
+    cards each place cannot hold (``Place.monotone`` checks folded in), and the dealing plan."""
+
+    def __init__(self, pool: Iterable[Card], places: Sequence[Place]) -> None:
+        cards = sorted(pool, key=_card_key)
+        room = [place.size - len(place.known) for place in places]
+        if min(room, default=0) < 0 or sum(room) != len(cards):
+            raise EngineError(f"cannot deal {len(cards)} unseen cards into places with room {room}")
+        places = [_forbid_failing_cards(place, cards) if place.monotone else place for place in places]
+        self.cards = cards
+        self.places = places
+        self.room = room
+        self.plan = _Plan(cards, places, room)
+        self.checks = [(i, place.check) for i, place in enumerate(places) if place.check is not None]
+        self.confirms = [(i, place.confirm) for i, place in enumerate(places) if place.confirm is not None]
+
+    def deal(self, rng: random.Random) -> list[list[Card]]:
+        """One deal: every place's whole content (known first) passing every test.
+
+        Random deals (the most constrained cards placed first, each to a place chosen in
+        proportion to its room; then the free cards shuffled into the room left) are drawn until
+        one passes every check (``REJECT_TRIES``), then repaired by swaps (``MAX_TRIES`` in all);
+        if none passes every test, an exhaustive search finds a deal (one exists whenever the
+        constraints describe a real position)."""
+        places = self.places
+        checks = self.checks
+        confirms = self.confirms
+        plan = self.plan
+        for attempt in range(MAX_TRIES):
+            dealt = plan.deal(rng)
+            if dealt is None:
+                continue
+            for place, got in zip(places, dealt, strict=True):
+                if place.known:
+                    got[:0] = place.known
+            if attempt < REJECT_TRIES:
+                if not all(check(dealt[i]) for i, check in checks):
+                    continue
+            else:
+                failing = [i for i, check in checks if not check(dealt[i])]
+                if failing and not _repair(places, dealt, failing, rng):
+                    continue
+            if all(confirm(dealt[i]) for i, confirm in confirms):
+                return dealt
+        if len(self.cards) <= SEARCH_LIMIT:
+            found = _search(self.cards, places, self.room, rng)
+            if found is not None:
+                return found
+        raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _forbid_failing_cards(place: Place, cards: list[Card]) -> Place:
+    """``place`` with every card of ``cards`` that fails its (monotone) check beside the known
+    cards alone added to what it cannot hold (unchanged if the known cards fail by themselves)."""
+    check = place.check
+    known = place.known
+    if check is None or not check(known):
+        return place
+    forbidden = set(place.forbidden)
+    for card in dict.fromkeys(cards):
+        if card not in forbidden and not check([*known, card]):
+            forbidden.add(card)
+    return replace(place, forbidden=forbidden)
 
 
 def _repair(places: Sequence[Place], whole: list[list[Card]], failing: list[int], rng: random.Random) -> bool:

@@ -11,9 +11,17 @@ from typing import TYPE_CHECKING
 
 from bot.engine.cards import Card, Suit
 from bot.engine.events import Phase
-from bot.engine.meld import MeldResult, MeldTable, count_meld, meld_total
+from bot.engine.meld import (
+    MeldResult,
+    MeldTable,
+    card_counts,
+    count_meld,
+    count_meld_counts,
+    meld_total,
+    meld_total_counts,
+)
 from bot.engine.pinochle.common import SORT_KEY, STRENGTH
-from bot.engine.sampling import Place, deal_unseen, multiset_minus
+from bot.engine.sampling import Dealer, Place, deal_unseen, multiset_minus
 
 if TYPE_CHECKING:
     from bot.engine.pinochle.common import PinochleGame
@@ -65,11 +73,12 @@ def meld_check(
 ) -> Callable[[list[Card]], bool]:
     """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds the total
     of ``shown``: a sampled hand must not meld more (or less) than its owner showed (the melds
-    themselves: ``meld_confirm``)."""
+    themselves: ``meld_confirm``). The counts of ``played`` less ``minus`` are worked out once."""
+    counts_of = whole_counts(played, minus)
+    total = shown.total
 
     def check(hand: list[Card]) -> bool:
-        whole = multiset_minus(hand + played, minus) if minus else hand + played
-        return meld_total(whole, trump, table) == shown.total
+        return meld_total_counts(counts_of(hand), trump, table) == total
 
     return check
 
@@ -79,12 +88,31 @@ def meld_confirm(
 ) -> Callable[[list[Card]], bool]:
     """``meld_check``'s final part: the very melds shown (a hand of the same total could list
     others)."""
+    counts_of = whole_counts(played, minus)
 
     def confirm(hand: list[Card]) -> bool:
-        whole = multiset_minus(hand + played, minus) if minus else hand + played
-        return count_meld(whole, trump, table) == shown
+        return count_meld_counts(counts_of(hand), trump, table) == shown
 
     return confirm
+
+
+def whole_counts(played: list[Card], minus: list[Card]) -> Callable[[list[Card]], list[int]]:
+    """A function giving the card counts (``card_counts``) of a hand with ``played`` added and
+    ``minus`` taken out (``multiset_minus``: a card of ``minus`` not there is ignored)."""
+    base = card_counts(played)
+    gone = [card.id for card in minus]
+    for card_id in gone:
+        base[card_id] -= 1
+
+    def counts_of(hand: list[Card]) -> list[int]:
+        counts = base[:]
+        for card in hand:
+            counts[card.id] += 1
+        for card_id in gone:
+            counts[card_id] = max(counts[card_id], 0)
+        return counts
+
+    return counts_of
 
 
 def at_least(*needs: Iterable[Card]) -> Counter[Card]:
@@ -107,7 +135,6 @@ def partnership_known(
     dix_count = len(game.exchanges)
     if dix_count:  # the exchanged dix went to the dealer; the exchanger holds the card it took
         minus[game.dealer] = [game.dix] * dix_count
-        known[game.dealer][game.dix] += dix_count
         for who, took in game.exchanges:
             known[who][took] += 1
     elif game.phase is Phase.EXCHANGE and game.turn != seat:
@@ -119,40 +146,61 @@ def partnership_known(
     if game.gave[seat] and game.bidder is not None:
         to = game.bidder if seat != game.bidder else game.partner(game.bidder)
         known[to] = at_least(known[to], Counter(game.gave[seat]) - Counter(game.received[seat]))
+    # The exchanged dix is not in the dealer's meld: it holds them beside its meld's cards.
+    if dix_count:
+        known[game.dealer][game.dix] += dix_count
     return known, minus
+
+
+class PartnershipPlan:
+    """What ``seat`` has seen of a partnership deal, ready to deal many worlds from (kept by
+    ``Game.sampling_plan`` until the next action): the voids revealed, the meld shown, the cards
+    each other seat holds for sure, and the ``Dealer`` of the unseen cards among the other hands
+    (and the cards being passed out of ``seat``'s sight)."""
+
+    def __init__(self, game: PartnershipBase, seat: int) -> None:
+        players = game.players
+        played: list[list[Card]] = [[] for _ in range(players)]
+        forbidden: list[set[Card]] = [set() for _ in range(players)]
+        strict_reveals(game, deal_plays(game), played, forbidden)
+        results = game.meld_results()
+        known, minus = partnership_known(game, seat, results)
+        giver = game.pass_from if game.giving and game.pass_from != seat else -1
+        places: list[Place] = []
+        owners: list[int] = []
+        pool: list[Card] = []
+        for other in range(players):
+            if other == seat:
+                continue
+            hand = game.hands[other]
+            held = hand + game.giving if other == giver else hand
+            now = known[other] - Counter(played[other])
+            place = Place(len(held), list(now.elements()), forbidden[other])
+            if results is not None and game.trump is not None:
+                facts = (results[other], played[other], minus[other], game.trump, game.meld_table)
+                place.check, place.confirm = meld_check(*facts), meld_confirm(*facts)
+                place.monotone = not game.meld_table.extras
+            places.append(place)
+            owners.append(other)
+            pool.extend(held)
+        for place in places:
+            pool = multiset_minus(pool, place.known)
+        self.dealer = Dealer(pool, places)
+        self.owners = owners
+        self.giver = giver
+        self.results = results
+        self.played = played
+        self.minus = minus
 
 
 def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> None:
     """``Game.redeal_unseen`` for partnership pinochle, partnership auction and the 96-card games."""
-    players = game.players
-    played: list[list[Card]] = [[] for _ in range(players)]
-    forbidden: list[set[Card]] = [set() for _ in range(players)]
-    strict_reveals(
-        game, [*(t for t, _ in game.tricks), *([game.trick] if game.trick else [])], played, forbidden
-    )
-    results = game.meld_results()
-    known, minus = partnership_known(game, seat, results)
-    giver = game.pass_from if game.giving and game.pass_from != seat else -1
-    places: list[Place] = []
-    owners: list[int] = []
-    pool: list[Card] = []
-    for other in range(players):
-        if other == seat:
-            continue
-        hand = game.hands[other]
-        held = hand + game.giving if other == giver else hand
-        now = known[other] - Counter(played[other])
-        place = Place(len(held), list(now.elements()), forbidden[other])
-        if results is not None and game.trump is not None:
-            facts = (results[other], played[other], minus[other], game.trump, game.meld_table)
-            place.check, place.confirm = meld_check(*facts), meld_confirm(*facts)
-        places.append(place)
-        owners.append(other)
-        pool.extend(held)
-    for place in places:
-        pool = multiset_minus(pool, place.known)
-    dealt = deal_unseen(pool, places, rng)
-    for other, cards in zip(owners, dealt, strict=True):
+    plan = game.sampling_plan(seat)
+    assert isinstance(plan, PartnershipPlan)
+    results = plan.results
+    giver = plan.giver
+    dealt = plan.dealer.deal(rng)
+    for other, cards in zip(plan.owners, dealt, strict=True):
         if other == giver:
             rng.shuffle(cards)
             count = len(game.giving)
@@ -160,7 +208,7 @@ def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> 
             cards = cards[count:]
         game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
         if results is not None:
-            whole = multiset_minus(game.hands[other] + played[other], minus[other])
+            whole = multiset_minus(game.hands[other] + plan.played[other], plan.minus[other])
             game.meld_hands[other] = tuple(sorted(whole, key=SORT_KEY.__getitem__))
     if results is not None:
         game.melds = list(results)
