@@ -177,9 +177,12 @@ class PartnershipPlan:
             now = known[other] - Counter(played[other])
             place = Place(len(held), list(now.elements()), forbidden[other])
             if results is not None and game.trump is not None:
-                facts = (results[other], played[other], minus[other], game.trump, game.meld_table)
-                place.check, place.confirm = meld_check(*facts), meld_confirm(*facts)
-                place.monotone = not game.meld_table.extras
+                table = game.meld_table
+                facts = (results[other], played[other], minus[other], game.trump, table)
+                place.check = meld_check(*facts)
+                place.monotone = not table.extras
+                if not table.total_fixes_melds:  # else the total tells the melds too
+                    place.confirm = meld_confirm(*facts)
             places.append(place)
             owners.append(other)
             pool.extend(held)
