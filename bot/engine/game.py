@@ -440,7 +440,7 @@ class Game(ABC):
         before = self.scores[:]
         self._plans = None
         perform = self._perform
-        play_card = self.play_card
+        play_card = self.rollout_play()
         legal_actions = self._legal_actions
         self.rolling_out = True
         try:
@@ -455,6 +455,11 @@ class Game(ABC):
         finally:
             self.rolling_out = False
         return [after - was for after, was in zip(self.scores, before, strict=True)]
+
+    def rollout_play(self) -> Callable[[int, Card], object]:
+        """The card play ``rollout`` uses: ``play_card``, or a variant's own that builds no
+        events (nothing reads them in a rollout)."""
+        return self.play_card
 
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:
         """Deal again, in place, the cards ``seat`` cannot see (``sample_world``'s variant part;
