@@ -350,15 +350,24 @@ def burial_check(
     count = len(game.buried)
     trump = game.trump
     table = game.meld_table
+    playing = game.phase is Phase.PLAY
+    # The bidder's cards hold the shown meld's (``redeal_three_hand`` knows them): where the table
+    # lets the total tell the melds, a total as shown is the shown meld, and no count is needed.
+    quick = table.total_fixes_melds
+    shown_used = shown.used_cards() if shown is not None else []
 
     def check(cards: list[Card]) -> bool:
         if shown is None or trump is None:
             burials[tuple(cards)] = []
             return True
         full = cards + played
-        first = count_meld(full, trump, table)
+        if quick and meld_total(full, trump, table) == shown.total:
+            first, used = shown, shown_used
+        else:
+            first = count_meld(full, trump, table)
+            used = first.used_cards()
         kept_as_shown = first != shown  # the meld was shown again after burying
-        if kept_as_shown and game.phase is not Phase.PLAY:
+        if kept_as_shown and not playing:
             return False
         if not count:
             burials[tuple(cards)] = []
@@ -366,13 +375,22 @@ def burial_check(
         forced = [card for card in cards if card in forbidden]
         if len(forced) > count:
             return False
-        spare = multiset_minus(multiset_minus(cards, first.used_cards()), forced)
+        spare = multiset_minus(multiset_minus(cards, used), forced)
         if len(spare) < count - len(forced):
             spare = multiset_minus(cards, forced)
+        elif keeps_meld(full, forced, used):
+            # Every burial tried below keeps the cards of ``first``, so its total: the first one
+            # tried passes when the meld shown is ``first``; none does when it is not (a burial
+            # must then lower the total, or, with the same total, change the melds).
+            if kept_as_shown and (quick or first.total != shown.total):
+                return False
+            if not kept_as_shown:
+                burials[tuple(cards)] = forced + rng.sample(spare, count - len(forced))
+                return True
         for _ in range(30):
             buried = forced + rng.sample(spare, count - len(forced))
             kept = multiset_minus(full, buried)
-            if game.phase is not Phase.PLAY:
+            if not playing:
                 ok = True
             elif kept_as_shown:
                 ok = meld_total(kept, trump, table) == shown.total and count_meld(kept, trump, table) == shown
@@ -384,3 +402,9 @@ def burial_check(
         return False
 
     return check
+
+
+def keeps_meld(full: list[Card], forced: list[Card], used: list[Card]) -> bool:
+    """Whether ``full`` without ``forced`` (and without any cards beyond ``used``) still holds every
+    card of ``used``: then a burial of ``forced`` and spare cards keeps the meld ``used`` makes."""
+    return all(full.count(card) - forced.count(card) >= used.count(card) for card in set(forced))
