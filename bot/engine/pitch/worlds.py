@@ -80,7 +80,7 @@ class PitchPlan:
         discards: list[list[Card]] = getattr(game, "discards", [[] for _ in range(game.players)])
         kept: list[Card] = getattr(game, "kept", [])
         scoring = discards and game.trumps is not None and hasattr(game, "point_cards")
-        points: set[Card] = game.point_cards() if scoring else set()
+        points: set[Card] = game.point_cards() if scoring else set()  # type: ignore[attr-defined]
         keeper = game.turn if kept and game.phase is Phase.DISCARD else -1
         places: list[Place] = []
         pool: list[Card] = []
