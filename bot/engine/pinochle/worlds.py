@@ -286,47 +286,64 @@ def redeal_two_hand(game: TwoHand, seat: int, rng: random.Random) -> None:
         game.meld_opts = game.meld_options(other)
 
 
+class ThreeHandPlan:
+    """What ``seat`` has seen of a three-hand deal, ready to deal many worlds from (kept by
+    ``Game.sampling_plan`` until the next action): the other hands, the widow until it is shown,
+    and (for any seat but the bidder) the bidder's hand with the cards it buried, as places for a
+    ``Dealer``. The burial check draws from the rng of the deal under way (``rng[0]``)."""
+
+    def __init__(self, game: ThreeHand, seat: int) -> None:
+        players = game.players
+        played: list[list[Card]] = [[] for _ in range(players)]
+        forbidden: list[set[Card]] = [set() for _ in range(players)]
+        strict_reveals(game, deal_plays(game), played, forbidden)
+        self.bidder = bidder = game.bidder if game.widow_shown else None
+        self.burials: dict[tuple[Card, ...], list[Card]] = {}
+        self.rng: list[random.Random] = [random.Random(0)]
+        places: list[Place] = []
+        owners: list[int] = []
+        pool: list[Card] = []
+        for other in range(players):
+            if other == seat:
+                continue
+            hand = game.hands[other]
+            if other != bidder:
+                places.append(Place(len(hand), forbidden=forbidden[other]))
+                pool.extend(hand)
+            else:
+                meld = game.meld
+                known = Counter(game.widow) if meld is None else at_least(game.widow, meld.used_cards())
+                known -= Counter(played[other])
+                check = burial_check(game, played[other], forbidden[other], self.burials, self.rng)
+                places.append(Place(len(hand) + len(game.buried), list(known.elements()), check=check))
+                pool.extend(hand + game.buried)
+            owners.append(other)
+        if not game.widow_shown:
+            places.append(Place(len(game.widow)))
+            owners.append(-1)
+            pool.extend(game.widow)
+        for place in places:
+            pool = multiset_minus(pool, place.known)
+        self.dealer = Dealer(pool, places)
+        self.owners = owners
+
+
 def redeal_three_hand(game: ThreeHand, seat: int, rng: random.Random) -> None:
     """``Game.redeal_unseen`` for three-hand pinochle: the other hands, the widow until it is
     shown, and (for any seat but the bidder) the cards the bidder buried. The bidder's hand with
     its buried and played cards back melds exactly the meld it showed, holds the widow, and some
     cards outside that meld were buried so that what it kept melds as shown."""
-    players = game.players
-    played: list[list[Card]] = [[] for _ in range(players)]
-    forbidden: list[set[Card]] = [set() for _ in range(players)]
-    strict_reveals(game, deal_plays(game), played, forbidden)
-    bidder = game.bidder if game.widow_shown else None
-    burials: dict[tuple[Card, ...], list[Card]] = {}
-    places: list[Place] = []
-    owners: list[int] = []
-    pool: list[Card] = []
-    for other in range(players):
-        if other == seat:
-            continue
-        hand = game.hands[other]
-        if other != bidder:
-            places.append(Place(len(hand), forbidden=forbidden[other]))
-            pool.extend(hand)
-        else:
-            known = Counter(game.widow) if game.meld is None else at_least(game.widow, game.meld.used_cards())
-            known -= Counter(played[other])
-            check = burial_check(game, played[other], forbidden[other], burials, rng)
-            places.append(Place(len(hand) + len(game.buried), list(known.elements()), check=check))
-            pool.extend(hand + game.buried)
-        owners.append(other)
-    if not game.widow_shown:
-        places.append(Place(len(game.widow)))
-        owners.append(-1)
-        pool.extend(game.widow)
-    for place in places:
-        pool = multiset_minus(pool, place.known)
-    dealt = deal_unseen(pool, places, rng)
-    for other, cards in zip(owners, dealt, strict=True):
+    plan = game.sampling_plan(seat)
+    assert isinstance(plan, ThreeHandPlan)
+    plan.rng[0] = rng
+    bidder = plan.bidder
+    dealt = plan.dealer.deal(rng)
+    for other, cards in zip(plan.owners, dealt, strict=True):
         if other < 0:
             game.widow = sorted(cards, key=SORT_KEY.__getitem__)
             continue
         if other == bidder:
-            buried = burials[tuple(cards)]
+            buried = plan.burials[tuple(cards)]
             game.buried = sorted(buried, key=SORT_KEY.__getitem__)
             cards = multiset_minus(cards, buried)
         game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
@@ -339,13 +356,14 @@ def burial_check(
     played: list[Card],
     forbidden: set[Card],
     burials: dict[tuple[Card, ...], list[Card]],
-    rng: random.Random,
+    rng: list[random.Random],
 ) -> Callable[[list[Card]], bool]:
     """The test of the bidder's cards (hand and buried together, ``seat`` not being the bidder):
     with its played cards they meld what it showed when naming trump, and a burial of as many
     cards as it buried exists — none that the shown meld uses while spare cards were left, every
     card of a revealed void — after which its hand keeps its meld total (or, if the meld shown now
-    is what it kept, melds exactly that). The burial found is kept in ``burials``."""
+    is what it kept, melds exactly that). The burial found is kept in ``burials``; burials are drawn
+    from ``rng[0]`` (the rng of the deal under way)."""
     shown = game.meld
     count = len(game.buried)
     trump = game.trump
@@ -385,10 +403,10 @@ def burial_check(
             if kept_as_shown and (quick or first.total != shown.total):
                 return False
             if not kept_as_shown:
-                burials[tuple(cards)] = forced + rng.sample(spare, count - len(forced))
+                burials[tuple(cards)] = forced + rng[0].sample(spare, count - len(forced))
                 return True
         for _ in range(30):
-            buried = forced + rng.sample(spare, count - len(forced))
+            buried = forced + rng[0].sample(spare, count - len(forced))
             kept = multiset_minus(full, buried)
             if not playing:
                 ok = True
