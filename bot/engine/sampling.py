@@ -15,10 +15,12 @@ same deal for the same ``rng`` state.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from math import comb, factorial
 
 from bot.engine.cards import Card
 from bot.engine.errors import EngineError
@@ -83,27 +85,35 @@ class Dealer:
         self.plan = _Plan(cards, places, room)
         self.checks = [(i, place.check) for i, place in enumerate(places) if place.check is not None]
         self.confirms = [(i, place.confirm) for i, place in enumerate(places) if place.confirm is not None]
+        self.known_counts = [(i, Counter(place.known)) for i, place in enumerate(places) if place.known]
 
     def deal(self, rng: random.Random) -> list[list[Card]]:
         """One deal: every place's whole content (known first) passing every test.
 
-        Random deals (the most constrained cards placed first, each to a place chosen in
-        proportion to its room; then the free cards shuffled into the room left) are drawn until
-        one passes every check (``REJECT_TRIES``), then repaired by swaps (``MAX_TRIES`` in all);
-        if none passes every test, an exhaustive search finds a deal (one exists whenever the
-        constraints describe a real position)."""
+        Deals uniform among those respecting room and forbidden cards (``_Plan``) are drawn until
+        one passes every check (``REJECT_TRIES``), so the deal returned is uniform among the deals
+        that pass, the physical copies of a card told apart as in a real shuffle. A place's known
+        cards are placed first, so a deal giving it ``m`` copies of a card of which ``k`` are
+        known would come ``C(m, k)`` times too often: it is kept with probability ``1 / C(m, k)``.
+        After ``REJECT_TRIES`` failing deals, deals are repaired by swaps instead (a random walk:
+        not uniform; ``MAX_TRIES`` in all); if none passes every test, an exhaustive search finds
+        a deal (one exists whenever the constraints describe a real position)."""
         places = self.places
         checks = self.checks
         confirms = self.confirms
         plan = self.plan
+        known_counts = self.known_counts
         for attempt in range(MAX_TRIES):
             dealt = plan.deal(rng)
             if dealt is None:
                 continue
+            rejecting = attempt < REJECT_TRIES
+            if rejecting and known_counts and not _keep_with_known(dealt, known_counts, rng):
+                continue
             for place, got in zip(places, dealt, strict=True):
                 if place.known:
                     got[:0] = place.known
-            if attempt < REJECT_TRIES:
+            if rejecting:
                 if not all(check(dealt[i]) for i, check in checks):
                     continue
             else:
@@ -117,6 +127,22 @@ class Dealer:
             if found is not None:
                 return found
         raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _keep_with_known(
+    dealt: list[list[Card]], known_counts: list[tuple[int, Counter[Card]]], rng: random.Random
+) -> bool:
+    """Whether to keep a deal (``Dealer.deal``): with probability ``1 / C(m, k)`` for each card of
+    which a place knows ``k`` copies and was dealt ``m - k`` more (1 when it was dealt none)."""
+    weight = 1
+    for i, known in known_counts:
+        extra: dict[Card, int] = {}
+        for card in dealt[i]:
+            if card in known:
+                extra[card] = extra.get(card, 0) + 1
+        for card, more in extra.items():
+            weight *= comb(known[card] + more, known[card])
+    return weight == 1 or rng.random() * weight < 1
 
 
 def _forbid_failing_cards(place: Place, cards: list[Card]) -> Place:
@@ -179,8 +205,15 @@ def _card_key(card: Card) -> int:
 
 
 class _Plan:
-    """How to deal ``cards`` into places with ``room``: the cards some place may not hold, each
-    with the places it may go to, and the free cards, which may go anywhere."""
+    """How to deal ``cards`` into places with ``room``: the cards some place may not hold, grouped
+    by the places they may go to, and the free cards, which may go anywhere.
+
+    Deals are drawn uniformly among all the ways of placing the (physical) cards that respect
+    every place's room and forbidden cards: group by group, a split of the group among its places
+    is drawn in proportion to the number of complete deals it leaves (counted once, exactly, by
+    ``_ways``), then the group's cards are shuffled into that split, and the free cards into the
+    room left. Where counting would take too long (``COUNT_LIMIT``), the constrained cards are
+    placed one at a time in proportion to the room left instead (close to uniform, not exactly)."""
 
     def __init__(self, cards: list[Card], places: Sequence[Place], room: list[int]) -> None:
         self.room = room
@@ -198,11 +231,95 @@ class _Plan:
             else:
                 self.free.append(card)
         self.everywhere = everywhere
+        grouped: dict[tuple[int, ...], list[Card]] = {}
+        for card, options in self.constrained:
+            grouped.setdefault(options, []).append(card)
+        self.groups = sorted(grouped.items(), key=lambda item: (len(item[0]), item[0]))
+        self.splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]] = {}
+        self.budget = COUNT_LIMIT
+        try:
+            self.exact = self._ways(0, tuple(room)) > 0
+        except _TooMany:
+            self.exact = False
+            self.splits = {}
+
+    def _ways(self, group: int, room: tuple[int, ...]) -> int:
+        """How many ways the cards of ``groups[group:]`` and the free cards fill ``room`` (each
+        card in a place it may go to); the splits of ``groups[group]`` with their running totals
+        are kept in ``splits`` for ``deal``."""
+        if group == len(self.groups):
+            return _multinomial(len(self.free), room)
+        key = (group, room)
+        kept = self.splits.get(key)
+        if kept is not None:
+            return kept[1][-1] if kept[1] else 0
+        options, cards = self.groups[group]
+        splits: list[tuple[int, ...]] = []
+        totals: list[int] = []
+        total = 0
+        for split in self._splits(len(cards), options, room):
+            rest = tuple(r - c for r, c in zip(room, split, strict=True))
+            ways = _multinomial(len(cards), split) * self._ways(group + 1, rest)
+            if ways:
+                total += ways
+                splits.append(split)
+                totals.append(total)
+        self.splits[key] = (splits, totals)
+        return total
+
+    def _splits(
+        self, count: int, options: tuple[int, ...], room: tuple[int, ...]
+    ) -> Iterator[tuple[int, ...]]:
+        """Every way to split ``count`` cards among the places ``options`` (at most ``room``
+        each), as a count per place (none elsewhere). Each step spends ``budget``."""
+        split = [0] * len(room)
+
+        def fill(k: int, left: int) -> Iterator[tuple[int, ...]]:
+            self.budget -= 1
+            if self.budget < 0:
+                raise _TooMany
+            place = options[k]
+            if k == len(options) - 1:
+                if left <= room[place]:
+                    split[place] = left
+                    yield tuple(split)
+                    split[place] = 0
+                return
+            for n in range(min(left, room[place]) + 1):
+                split[place] = n
+                yield from fill(k + 1, left - n)
+            split[place] = 0
+
+        if options:
+            yield from fill(0, count)
 
     def deal(self, rng: random.Random) -> list[list[Card]] | None:
-        """One random deal (None at a dead end): the constrained cards first, most constrained
-        first, each to a place drawn in proportion to its room left; then the free cards shuffled
-        into the room left (every deal of them equally likely)."""
+        """One random deal (None at a dead end of the approximate way)."""
+        if self.exact:
+            return self._deal_exact(rng)
+        return self._deal_approximate(rng)
+
+    def _deal_exact(self, rng: random.Random) -> list[list[Card]]:
+        room = tuple(self.room)
+        out: list[list[Card]] = [[] for _ in room]
+        for group, (_, cards) in enumerate(self.groups):
+            splits, totals = self.splits[(group, room)]
+            index = bisect_right(totals, rng.random() * totals[-1])
+            split = splits[min(index, len(splits) - 1)]
+            shuffled = cards[:]
+            rng.shuffle(shuffled)
+            start = 0
+            for i, count in enumerate(split):
+                if count:
+                    out[i].extend(shuffled[start : start + count])
+                    start += count
+            room = tuple(r - c for r, c in zip(room, split, strict=True))
+        self._deal_free(out, list(room), rng)
+        return out
+
+    def _deal_approximate(self, rng: random.Random) -> list[list[Card]] | None:
+        """The constrained cards first, most constrained first, each to a place drawn in
+        proportion to its room left; then the free cards."""
         left = self.room[:]
         out: list[list[Card]] = [[] for _ in left]
         rand = rng.random
@@ -226,6 +343,12 @@ class _Plan:
                             break
                 left[place] -= 1
                 out[place].append(card)
+        self._deal_free(out, left, rng)
+        return out
+
+    def _deal_free(self, out: list[list[Card]], left: list[int], rng: random.Random) -> None:
+        """The free cards shuffled into the room ``left`` (every deal of them equally likely)."""
+        rand = rng.random
         free = self.free[:]
         free.sort(key=lambda _card: rand())
         start = 0
@@ -233,7 +356,28 @@ class _Plan:
             if count:
                 out[i].extend(free[start : start + count])
                 start += count
-        return out
+
+
+COUNT_LIMIT = 800
+"""Steps a ``_Plan`` may take counting the splits of constrained cards for exact uniform deals
+(beyond: the approximate way). Counting is done once per plan (a few µs a step): with three or
+four places (four-hand, double-deck, pitch) it takes a few dozen steps; with five to seven (the
+96-card games, pitch-10 with discards) it can take far more, and those often deal the
+approximate way."""
+
+
+class _TooMany(Exception):
+    """Counting the deals would pass ``COUNT_LIMIT``."""
+
+
+def _multinomial(count: int, parts: Sequence[int]) -> int:
+    """The ways to deal ``count`` distinct cards into parts of these sizes (0 if they do not add up)."""
+    if sum(parts) != count:
+        return 0
+    out = factorial(count)
+    for part in parts:
+        out //= factorial(part)
+    return out
 
 
 def _search(
