@@ -82,10 +82,44 @@ class Dealer:
         self.cards = cards
         self.places = places
         self.room = room
-        self.plan = _Plan(cards, places, room)
+        self.search_places = places
+        """The places with the cards each cannot hold (its known cards placed first)."""
+        # A known card whose other copies are unseen is dealt with them (at least the known number
+        # to its place), so that a deal giving the place more copies is not favoured.
+        unseen = Counter(cards)
+        bounds: dict[Card, list[int]] = {}
+        for i, place in enumerate(places):
+            for card, known in Counter(place.known).items():
+                if unseen[card] and room[i] and card not in place.forbidden:
+                    bounds.setdefault(card, [0] * len(places))[i] = known
+        self.bounds = {card: tuple(low) for card, low in bounds.items()}
+        self.known_counts: list[tuple[int, Counter[Card]]] = []
+        plan = None
+        if bounds:
+            fixed = [
+                replace(
+                    place,
+                    known=multiset_minus(
+                        place.known, [c for c, low in bounds.items() for _ in range(low[i])]
+                    ),
+                )
+                for i, place in enumerate(places)
+            ]
+            floating = [card for card, low in bounds.items() for _ in range(sum(low))]
+            dealt_cards = sorted(cards + floating, key=_card_key)
+            dealt_room = [place.size - len(place.known) for place in fixed]
+            plan = _Plan(dealt_cards, fixed, dealt_room, self.bounds)
+            if plan.exact:
+                self.cards, self.places, self.room = dealt_cards, fixed, dealt_room
+            else:  # too many splits to count: known cards placed first, deals weighed instead
+                plan = None
+                self.bounds = {}
+                self.known_counts = [
+                    (i, Counter(place.known)) for i, place in enumerate(places) if place.known
+                ]
+        self.plan = plan or _Plan(cards, places, room)
         self.checks = [(i, place.check) for i, place in enumerate(places) if place.check is not None]
         self.confirms = [(i, place.confirm) for i, place in enumerate(places) if place.confirm is not None]
-        self.known_counts = [(i, Counter(place.known)) for i, place in enumerate(places) if place.known]
 
     def deal(self, rng: random.Random) -> list[list[Card]]:
         """One deal: every place's whole content (known first) passing every test.
@@ -120,13 +154,25 @@ class Dealer:
                 failing = [i for i, check in checks if not check(dealt[i])]
                 if failing and not _repair(places, dealt, failing, rng):
                     continue
+                if self.bounds and not _within_bounds(dealt, self.bounds):
+                    continue  # a repair moved a copy of a known card away
             if all(confirm(dealt[i]) for i, confirm in confirms):
                 return dealt
-        if len(self.cards) <= SEARCH_LIMIT:
-            found = _search(self.cards, places, self.room, rng)
+        search_places = self.search_places
+        cards = multiset_minus(self.cards, [card for place in search_places for card in place.known])
+        if len(cards) <= SEARCH_LIMIT:
+            room = [place.size - len(place.known) for place in search_places]
+            found = _search(cards, search_places, room, rng)
             if found is not None:
                 return found
         raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _within_bounds(dealt: list[list[Card]], bounds: dict[Card, tuple[int, ...]]) -> bool:
+    """Whether every place holds at least its known copies of each card of ``bounds``."""
+    return all(
+        dealt[i].count(card) >= low for card, lows in bounds.items() for i, low in enumerate(lows) if low
+    )
 
 
 def _keep_with_known(
@@ -215,26 +261,40 @@ class _Plan:
     room left. Where counting would take too long (``COUNT_LIMIT``), the constrained cards are
     placed one at a time in proportion to the room left instead (close to uniform, not exactly)."""
 
-    def __init__(self, cards: list[Card], places: Sequence[Place], room: list[int]) -> None:
+    def __init__(
+        self,
+        cards: list[Card],
+        places: Sequence[Place],
+        room: list[int],
+        bounds: dict[Card, tuple[int, ...]] | None = None,
+    ) -> None:
         self.room = room
         everywhere = tuple(i for i, r in enumerate(room) if r)
         banned: set[Card] = set()
         for i, place in enumerate(places):
             if place.forbidden and room[i]:
                 banned.update(place.forbidden)
+        bounds = bounds or {}
         self.constrained: list[tuple[Card, tuple[int, ...]]] = []
         self.free: list[Card] = []
+        grouped: dict[tuple[tuple[int, ...], tuple[int, ...], Card | None], list[Card]] = {}
+        nothing = (0,) * len(room)
         for card in cards:
-            if card in banned:
+            if card in banned or card in bounds:
                 options = tuple(i for i in everywhere if card not in places[i].forbidden)
                 self.constrained.append((card, options))
+                low = bounds.get(card)
+                # Copies of a card with lower bounds are a group of their own.
+                grouped.setdefault((options, low or nothing, card if low else None), []).append(card)
             else:
                 self.free.append(card)
         self.everywhere = everywhere
-        grouped: dict[tuple[int, ...], list[Card]] = {}
-        for card, options in self.constrained:
-            grouped.setdefault(options, []).append(card)
-        self.groups = sorted(grouped.items(), key=lambda item: (len(item[0]), item[0]))
+        self.groups = [
+            (options, low, grouped[options, low, card])
+            for options, low, card in sorted(
+                grouped, key=lambda key: (len(key[0]), key[0], key[1], _card_key(key[2]) if key[2] else -1)
+            )
+        ]
         self.splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]] = {}
         self.budget = COUNT_LIMIT
         try:
@@ -253,11 +313,11 @@ class _Plan:
         kept = self.splits.get(key)
         if kept is not None:
             return kept[1][-1] if kept[1] else 0
-        options, cards = self.groups[group]
+        options, low, cards = self.groups[group]
         splits: list[tuple[int, ...]] = []
         totals: list[int] = []
         total = 0
-        for split in self._splits(len(cards), options, room):
+        for split in self._splits(len(cards), options, room, low):
             rest = tuple(r - c for r, c in zip(room, split, strict=True))
             ways = _multinomial(len(cards), split) * self._ways(group + 1, rest)
             if ways:
@@ -268,10 +328,11 @@ class _Plan:
         return total
 
     def _splits(
-        self, count: int, options: tuple[int, ...], room: tuple[int, ...]
+        self, count: int, options: tuple[int, ...], room: tuple[int, ...], low: tuple[int, ...]
     ) -> Iterator[tuple[int, ...]]:
-        """Every way to split ``count`` cards among the places ``options`` (at most ``room``
-        each), as a count per place (none elsewhere). Each step spends ``budget``."""
+        """Every way to split ``count`` cards among the places ``options`` (at least ``low`` and
+        at most ``room`` each), as a count per place (none elsewhere). Each step spends
+        ``budget``."""
         split = [0] * len(room)
 
         def fill(k: int, left: int) -> Iterator[tuple[int, ...]]:
@@ -280,12 +341,12 @@ class _Plan:
                 raise _TooMany
             place = options[k]
             if k == len(options) - 1:
-                if left <= room[place]:
+                if low[place] <= left <= room[place]:
                     split[place] = left
                     yield tuple(split)
                     split[place] = 0
                 return
-            for n in range(min(left, room[place]) + 1):
+            for n in range(low[place], min(left, room[place]) + 1):
                 split[place] = n
                 yield from fill(k + 1, left - n)
             split[place] = 0
@@ -302,7 +363,7 @@ class _Plan:
     def _deal_exact(self, rng: random.Random) -> list[list[Card]]:
         room = tuple(self.room)
         out: list[list[Card]] = [[] for _ in room]
-        for group, (_, cards) in enumerate(self.groups):
+        for group, (_, _, cards) in enumerate(self.groups):
             splits, totals = self.splits[(group, room)]
             index = bisect_right(totals, rng.random() * totals[-1])
             split = splits[min(index, len(splits) - 1)]
