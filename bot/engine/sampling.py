@@ -363,17 +363,26 @@ class _Plan:
     def _deal_exact(self, rng: random.Random) -> list[list[Card]]:
         room = tuple(self.room)
         out: list[list[Card]] = [[] for _ in room]
+        rand = rng.random
+        splits_at = self.splits
         for group, (_, _, cards) in enumerate(self.groups):
-            splits, totals = self.splits[(group, room)]
-            index = bisect_right(totals, rng.random() * totals[-1])
-            split = splits[min(index, len(splits) - 1)]
-            shuffled = cards[:]
-            rng.shuffle(shuffled)
+            splits, totals = splits_at[group, room]
+            if len(splits) == 1:
+                split = splits[0]
+            else:
+                index = bisect_right(totals, rand() * totals[-1])
+                split = splits[min(index, len(splits) - 1)]
+            places = [i for i, count in enumerate(split) if count]
+            if len(places) == 1 or cards[0] is cards[-1]:
+                shuffled = cards  # all to one place, or copies of one card: no order to draw
+            else:
+                shuffled = cards[:]
+                shuffled.sort(key=lambda _card: rand())
             start = 0
-            for i, count in enumerate(split):
-                if count:
-                    out[i].extend(shuffled[start : start + count])
-                    start += count
+            for i in places:
+                count = split[i]
+                out[i].extend(shuffled[start : start + count])
+                start += count
             room = tuple(r - c for r, c in zip(room, split, strict=True))
         self._deal_free(out, list(room), rng)
         return out
