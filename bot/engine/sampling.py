@@ -5,7 +5,15 @@ stock, cards buried or passed out of its sight): how many cards each must hold, 
 be there (meld shown and still held, cards it was passed, …), the cards it cannot hold (a void
 revealed by failing to follow or to trump, a trump it could not beat), and optionally a test of
 the whole place (e.g. that a hand melds exactly what its owner showed). ``deal_unseen`` deals the
-unseen cards among the places so that every constraint holds.
+unseen cards among the places so that every constraint holds; a ``Dealer`` is the same prepared
+once for many deals of one position (``Game.sampling_plan`` keeps it until the next action).
+
+The deal is uniform among the deals that fit, the two copies of a card told apart as in a real
+shuffle: deals respecting room, known and forbidden cards are drawn exactly uniformly (counted
+splits) and redrawn until every check passes. It is not uniform only in fallbacks, which a
+position reaches when counting would take too long (five or more places: the 96-card games,
+pitch-10 with discards) or when ``REJECT_TRIES`` deals in a row fail their checks (then swaps
+repair a deal, and last an exhaustive search finds one).
 
 Only what the seat may see goes in: the pool is sorted, the places come in a fixed order and every
 random choice comes from the caller's ``rng``, so two games that look the same to the seat give the
