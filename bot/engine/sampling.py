@@ -33,9 +33,9 @@ from math import comb, factorial
 from bot.engine.cards import Card
 from bot.engine.errors import EngineError
 
-MAX_TRIES = 40
+MAX_TRIES = 64
 """Random deals tried before the exhaustive search (the first ``REJECT_TRIES`` of them are simply
-dropped when a place fails its check; the later ones are repaired)."""
+dropped when a place fails its check; the 40 later ones are repaired)."""
 REJECT_TRIES = 24
 """Random deals dropped outright when a check fails, before repairs are tried: a deal kept this
 way is drawn from the deal's own distribution conditioned on passing (a repair's random walk is
