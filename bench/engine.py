@@ -18,7 +18,10 @@ Search (issue 15): determinized random rollouts per second for each variant — 
 positions half-way through the play (reached by random legal play), ``sample_world`` for the seat
 to act, then ``rollout`` of that world to the end of the deal with a random legal choice at every
 decision (the view-free fast path) — as a ratio to the reference playout (a whole random deal of
-the bitmask kernel). Headline: ``pinochle-4`` (goal: at least 1.0).
+the bitmask kernel). Headline: ``pinochle-4`` (goal: at least 1.0). The positions are sampled over
+and over, as a search samples its position: the seat's sampling plan (what it has seen, prepared
+for dealing: ``Game.sampling_plan``) is made at the first sample of a position and kept; the cost
+of a first sample and of a later one is printed for ``pinochle-4``.
 
 Usage: python bench/engine.py [--seconds S]
 """
@@ -120,6 +123,22 @@ def rollouts_per_second(
             game.sample_world(game.to_act[0], rng).rollout(policy)
         done += len(positions)
     return done / (time.perf_counter() - start)
+
+
+def sample_micros(variant: str, players: int, *, first: bool, rounds: int = 5) -> float:
+    """Mean µs of one ``sample_world`` at the mid-deal positions: the first of a position (its
+    sampling plan made, ``first``) or a later one (the plan kept)."""
+    positions = mid_deal_positions(variant, players)
+    rng = random.Random(5)
+    for game in positions:
+        game.sample_world(game.to_act[0], rng)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for game in positions:
+            if first:
+                game.invalidate()
+            game.sample_world(game.to_act[0], rng)
+    return (time.perf_counter() - start) / (rounds * len(positions)) * 1e6
 
 
 def reference(deck: int, seconds: float) -> float | None:
@@ -234,6 +253,8 @@ def main() -> None:
         "determinized rollouts/s (sample_world + rollout from mid-deal)",
         1.0,
     )
+    first, later = (sample_micros("pinochle-4", 4, first=cold) for cold in (True, False))
+    print(f"pinochle-4 sample_world: {first:.0f} µs first in a position, {later:.0f} µs later (kept plan)")
     headline("double-deck", 80, args.seconds, lambda seconds: played_deals_per_second("double-deck", seconds))
     listed = meld_hands_per_second(args.seconds, detail=True)
     totals = meld_hands_per_second(args.seconds, detail=False)

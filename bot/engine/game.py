@@ -191,8 +191,10 @@ class Game(ABC):
         return legal[:]
 
     def invalidate(self) -> None:
-        """Forget the kept legal actions (after changing the state other than by ``apply``)."""
+        """Forget the kept legal actions and sampling plans (after changing the state other than
+        by ``apply``)."""
         self._legal = None
+        self._plans = None
 
     def verify_action(self, seat: int, action: Action) -> None:
         """Raise ``IllegalAction`` with a player-facing reason unless the action is legal."""
@@ -229,6 +231,7 @@ class Game(ABC):
                 if candidate is action:
                     self.log.append((seat, candidate))
                     self._legal = None
+                    self._plans = None
                     if candidate.kind is _PLAY:
                         return self.play_card(seat, candidate.cards[0])
                     return self._perform(seat, candidate)
@@ -238,6 +241,7 @@ class Game(ABC):
         self.verify_action(seat, action)
         self.log.append((seat, action))
         self._legal = None
+        self._plans = None
         if action.kind is _PLAY:
             return self.play_card(seat, action.cards[0])
         return self._perform(seat, action)
@@ -320,6 +324,8 @@ class Game(ABC):
         replay it) and its seed and stacked packs are not the real game's."""
         if not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
+        if self.outcome is None:
+            self.sampling_plan(seat)  # kept on this game: the world below starts with it
         world = self.copy()
         world.log = []
         world.decks = ()
@@ -328,7 +334,32 @@ class Game(ABC):
         world._legal_seat = -1
         if world.outcome is None:
             world.redeal_unseen(seat, rng)
+        world._plans = None
         return world
+
+    _plans: dict[int, object] | None = None
+    """``sampling_plan`` by seat, kept until the next action (like the legal actions)."""
+
+    def sampling_plan(self, seat: int) -> object:
+        """What ``seat`` has seen, prepared for dealing many worlds (``plan_sampling``), worked out
+        once and kept until the next action: a search samples one position many times. It is
+        made only from what ``seat`` may see (so it is safe to keep on the real game)."""
+        plans = self._plans
+        if plans is None:
+            plans = self._plans = {}
+        if seat not in plans:
+            plans[seat] = self.plan_sampling(seat)
+        return plans[seat]
+
+    def plan_sampling(self, seat: int) -> object:
+        """``sampling_plan``'s variant part (None: the variant redeals from the state each time)."""
+        return None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the sampling plans (they hold functions; they are made again)."""
+        state = self.__dict__.copy()
+        state.pop("_plans", None)
+        return state
 
     # Read-only accessors for search on sampled worlds (``sample_world``). They read the state
     # directly, without building views, so that a search can afford millions of calls. A real
@@ -407,8 +438,9 @@ class Game(ABC):
         is not dealt: the world is spent afterwards (copy it first to play on)."""
         deal = self.deal_no
         before = self.scores[:]
+        self._plans = None
         perform = self._perform
-        play_card = self.play_card
+        play_card = self.rollout_play()
         legal_actions = self._legal_actions
         self.rolling_out = True
         try:
@@ -423,6 +455,11 @@ class Game(ABC):
         finally:
             self.rolling_out = False
         return [after - was for after, was in zip(self.scores, before, strict=True)]
+
+    def rollout_play(self) -> Callable[[int, Card], object]:
+        """The card play ``rollout`` uses: ``play_card``, or a variant's own that builds no
+        events (nothing reads them in a rollout)."""
+        return self.play_card
 
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:
         """Deal again, in place, the cards ``seat`` cannot see (``sample_world``'s variant part;

@@ -5,7 +5,15 @@ stock, cards buried or passed out of its sight): how many cards each must hold, 
 be there (meld shown and still held, cards it was passed, …), the cards it cannot hold (a void
 revealed by failing to follow or to trump, a trump it could not beat), and optionally a test of
 the whole place (e.g. that a hand melds exactly what its owner showed). ``deal_unseen`` deals the
-unseen cards among the places so that every constraint holds.
+unseen cards among the places so that every constraint holds; a ``Dealer`` is the same prepared
+once for many deals of one position (``Game.sampling_plan`` keeps it until the next action).
+
+The deal is uniform among the deals that fit, the two copies of a card told apart as in a real
+shuffle: deals respecting room, known and forbidden cards are drawn exactly uniformly (counted
+splits) and redrawn until every check passes. It is not uniform only in fallbacks, which a
+position reaches when counting would take too long (five or more places: the 96-card games,
+pitch-10 with discards) or when ``REJECT_TRIES`` deals in a row fail their checks (then swaps
+repair a deal, and last an exhaustive search finds one).
 
 Only what the seat may see goes in: the pool is sorted, the places come in a fixed order and every
 random choice comes from the caller's ``rng``, so two games that look the same to the seat give the
@@ -15,16 +23,23 @@ same deal for the same ``rng`` state.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import combinations
+from math import comb, factorial
 
 from bot.engine.cards import Card
 from bot.engine.errors import EngineError
 
-MAX_TRIES = 40
-"""Random deals (each then repaired) tried before the exhaustive search."""
+MAX_TRIES = 64
+"""Random deals tried before the exhaustive search (the first ``REJECT_TRIES`` of them are simply
+dropped when a place fails its check; the 40 later ones are repaired)."""
+REJECT_TRIES = 24
+"""Random deals dropped outright when a check fails, before repairs are tried: a deal kept this
+way is drawn from the deal's own distribution conditioned on passing (a repair's random walk is
+not), so the repairs are a fallback for positions where few deals pass."""
 REPAIR_STEPS = 600
 """Card swaps tried to make a random deal pass the places' checks."""
 SEARCH_LIMIT = 16
@@ -47,37 +62,155 @@ class Place:
     confirm: Callable[[list[Card]], bool] | None = None
     """A slower, final test run once on a deal that passes every ``check`` (e.g. the melds
     themselves once the meld total matches)."""
+    monotone: bool = False
+    """``check`` fails for every content holding one that fails (a hand's meld total only grows as
+    cards are added, so a hand that melds too much still does with more cards): then a card that
+    fails beside ``known`` alone is one the place cannot hold, and ``Dealer`` forbids it before
+    dealing. The same deals pass; far fewer are dealt only to fail."""
 
 
 def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Random) -> list[list[Card]]:
     """Deal ``pool`` (the unseen cards) among ``places``: each gets ``size - len(known)`` cards, none
     it may not hold, and passes its ``check``. Returns each place's whole content (known first).
+    ``Dealer(pool, places).deal(rng)``: keep the ``Dealer`` to deal the same position many times."""
+    return Dealer(pool, places).deal(rng)
 
-    Random deals (the most constrained cards placed first, each to a place chosen in proportion to
-    its room) are tried ``MAX_TRIES`` times; if none passes every test, an exhaustive search finds
-    a deal (one exists whenever the constraints describe a real position)."""
-    cards = sorted(pool, key=_card_key)
-    room = [place.size - len(place.known) for place in places]
-    if min(room, default=0) < 0 or sum(room) != len(cards):
-        raise EngineError(f"cannot deal {len(cards)} unseen cards into places with room {room}")
-    plan = _Plan(cards, places, room)
-    checks = [i for i, place in enumerate(places) if place.check is not None]
-    for _ in range(MAX_TRIES):
-        dealt = plan.deal(rng)
-        if dealt is None:
-            continue
-        whole = [place.known + got if place.known else got for place, got in zip(places, dealt, strict=True)]
-        failing = [i for i in checks if not places[i].check(whole[i])]  # type: ignore[misc]
-        repaired = not failing or _repair(places, whole, failing, rng)
-        if repaired and all(
-            place.confirm is None or place.confirm(got) for place, got in zip(places, whole, strict=True)
-        ):
-            return whole
-    if len(cards) <= SEARCH_LIMIT:
-        found = _search(cards, places, room, rng)
-        if found is not None:
-            return found
-    raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+class Dealer:
+    """``deal_unseen`` prepared once for many deals of the same unseen cards into the same places
+    (a search samples one position many times): the cards sorted, the room of each place, the
+    cards each place cannot hold (``Place.monotone`` checks folded in), and the dealing plan."""
+
+    def __init__(self, pool: Iterable[Card], places: Sequence[Place]) -> None:
+        cards = sorted(pool, key=_card_key)
+        room = [place.size - len(place.known) for place in places]
+        if min(room, default=0) < 0 or sum(room) != len(cards):
+            raise EngineError(f"cannot deal {len(cards)} unseen cards into places with room {room}")
+        places = [_forbid_failing_cards(place, cards) if place.monotone else place for place in places]
+        self.cards = cards
+        self.places = places
+        self.room = room
+        self.search_places = places
+        """The places with the cards each cannot hold (its known cards placed first)."""
+        # A known card whose other copies are unseen is dealt with them (at least the known number
+        # to its place), so that a deal giving the place more copies is not favoured.
+        unseen = Counter(cards)
+        bounds: dict[Card, list[int]] = {}
+        for i, place in enumerate(places):
+            for card, known in Counter(place.known).items():
+                if unseen[card] and room[i] and card not in place.forbidden:
+                    bounds.setdefault(card, [0] * len(places))[i] = known
+        self.bounds = {card: tuple(low) for card, low in bounds.items()}
+        self.known_counts: list[tuple[int, Counter[Card]]] = []
+        plan = None
+        if bounds:
+            fixed = [
+                replace(
+                    place,
+                    known=multiset_minus(
+                        place.known, [c for c, low in bounds.items() for _ in range(low[i])]
+                    ),
+                )
+                for i, place in enumerate(places)
+            ]
+            floating = [card for card, low in bounds.items() for _ in range(sum(low))]
+            dealt_cards = sorted(cards + floating, key=_card_key)
+            dealt_room = [place.size - len(place.known) for place in fixed]
+            plan = _Plan(dealt_cards, fixed, dealt_room, self.bounds)
+            if plan.exact:
+                self.cards, self.places, self.room = dealt_cards, fixed, dealt_room
+            else:  # too many splits to count: known cards placed first, deals weighed instead
+                plan = None
+                self.bounds = {}
+                self.known_counts = [
+                    (i, Counter(place.known)) for i, place in enumerate(places) if place.known
+                ]
+        self.plan = plan or _Plan(cards, places, room)
+        self.checks = [(i, place.check) for i, place in enumerate(places) if place.check is not None]
+        self.confirms = [(i, place.confirm) for i, place in enumerate(places) if place.confirm is not None]
+
+    def deal(self, rng: random.Random) -> list[list[Card]]:
+        """One deal: every place's whole content (known first) passing every test.
+
+        Deals uniform among those respecting room and forbidden cards (``_Plan``) are drawn until
+        one passes every check (``REJECT_TRIES``), so the deal returned is uniform among the deals
+        that pass, the physical copies of a card told apart as in a real shuffle. A place's known
+        cards are placed first, so a deal giving it ``m`` copies of a card of which ``k`` are
+        known would come ``C(m, k)`` times too often: it is kept with probability ``1 / C(m, k)``.
+        After ``REJECT_TRIES`` failing deals, deals are repaired by swaps instead (a random walk:
+        not uniform; ``MAX_TRIES`` in all); if none passes every test, an exhaustive search finds
+        a deal (one exists whenever the constraints describe a real position)."""
+        places = self.places
+        checks = self.checks
+        confirms = self.confirms
+        plan = self.plan
+        known_counts = self.known_counts
+        for attempt in range(MAX_TRIES):
+            dealt = plan.deal(rng)
+            if dealt is None:
+                continue
+            rejecting = attempt < REJECT_TRIES
+            if rejecting and known_counts and not _keep_with_known(dealt, known_counts, rng):
+                continue
+            for place, got in zip(places, dealt, strict=True):
+                if place.known:
+                    got[:0] = place.known
+            if rejecting:
+                if not all(check(dealt[i]) for i, check in checks):
+                    continue
+            else:
+                failing = [i for i, check in checks if not check(dealt[i])]
+                if failing and not _repair(places, dealt, failing, rng):
+                    continue
+                if self.bounds and not _within_bounds(dealt, self.bounds):
+                    continue  # a repair moved a copy of a known card away
+            if all(confirm(dealt[i]) for i, confirm in confirms):
+                return dealt
+        search_places = self.search_places
+        cards = multiset_minus(self.cards, [card for place in search_places for card in place.known])
+        if len(cards) <= SEARCH_LIMIT:
+            room = [place.size - len(place.known) for place in search_places]
+            found = _search(cards, search_places, room, rng)
+            if found is not None:
+                return found
+        raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _within_bounds(dealt: list[list[Card]], bounds: dict[Card, tuple[int, ...]]) -> bool:
+    """Whether every place holds at least its known copies of each card of ``bounds``."""
+    return all(
+        dealt[i].count(card) >= low for card, lows in bounds.items() for i, low in enumerate(lows) if low
+    )
+
+
+def _keep_with_known(
+    dealt: list[list[Card]], known_counts: list[tuple[int, Counter[Card]]], rng: random.Random
+) -> bool:
+    """Whether to keep a deal (``Dealer.deal``): with probability ``1 / C(m, k)`` for each card of
+    which a place knows ``k`` copies and was dealt ``m - k`` more (1 when it was dealt none)."""
+    weight = 1
+    for i, known in known_counts:
+        extra: dict[Card, int] = {}
+        for card in dealt[i]:
+            if card in known:
+                extra[card] = extra.get(card, 0) + 1
+        for card, more in extra.items():
+            weight *= comb(known[card] + more, known[card])
+    return weight == 1 or rng.random() * weight < 1
+
+
+def _forbid_failing_cards(place: Place, cards: list[Card]) -> Place:
+    """``place`` with every card of ``cards`` that fails its (monotone) check beside the known
+    cards alone added to what it cannot hold (unchanged if the known cards fail by themselves)."""
+    check = place.check
+    known = place.known
+    if check is None or not check(known):
+        return place
+    forbidden = set(place.forbidden)
+    for card in dict.fromkeys(cards):
+        if card not in forbidden and not check([*known, card]):
+            forbidden.add(card)
+    return replace(place, forbidden=forbidden)
 
 
 def _repair(places: Sequence[Place], whole: list[list[Card]], failing: list[int], rng: random.Random) -> bool:
@@ -126,30 +259,145 @@ def _card_key(card: Card) -> int:
 
 
 class _Plan:
-    """How to deal ``cards`` into places with ``room``: the cards some place may not hold, each
-    with the places it may go to, and the free cards, which may go anywhere."""
+    """How to deal ``cards`` into places with ``room``: the cards some place may not hold, grouped
+    by the places they may go to, and the free cards, which may go anywhere.
 
-    def __init__(self, cards: list[Card], places: Sequence[Place], room: list[int]) -> None:
+    Deals are drawn uniformly among all the ways of placing the (physical) cards that respect
+    every place's room and forbidden cards: group by group, a split of the group among its places
+    is drawn in proportion to the number of complete deals it leaves (counted once, exactly, by
+    ``_ways``), then the group's cards are shuffled into that split, and the free cards into the
+    room left. Where counting would take too long (``COUNT_LIMIT``), the constrained cards are
+    placed one at a time in proportion to the room left instead (close to uniform, not exactly)."""
+
+    def __init__(
+        self,
+        cards: list[Card],
+        places: Sequence[Place],
+        room: list[int],
+        bounds: dict[Card, tuple[int, ...]] | None = None,
+    ) -> None:
         self.room = room
         everywhere = tuple(i for i, r in enumerate(room) if r)
         banned: set[Card] = set()
         for i, place in enumerate(places):
             if place.forbidden and room[i]:
                 banned.update(place.forbidden)
+        bounds = bounds or {}
         self.constrained: list[tuple[Card, tuple[int, ...]]] = []
         self.free: list[Card] = []
+        grouped: dict[tuple[tuple[int, ...], tuple[int, ...], Card | None], list[Card]] = {}
+        nothing = (0,) * len(room)
         for card in cards:
-            if card in banned:
+            if card in banned or card in bounds:
                 options = tuple(i for i in everywhere if card not in places[i].forbidden)
                 self.constrained.append((card, options))
+                low = bounds.get(card)
+                # Copies of a card with lower bounds are a group of their own.
+                grouped.setdefault((options, low or nothing, card if low else None), []).append(card)
             else:
                 self.free.append(card)
         self.everywhere = everywhere
+        self.groups = [
+            (options, low, grouped[options, low, card])
+            for options, low, card in sorted(
+                grouped, key=lambda key: (len(key[0]), key[0], key[1], _card_key(key[2]) if key[2] else -1)
+            )
+        ]
+        self.splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]] = {}
+        self.budget = COUNT_LIMIT
+        try:
+            self.exact = self._ways(0, tuple(room)) > 0
+        except _TooMany:
+            self.exact = False
+            self.splits = {}
+
+    def _ways(self, group: int, room: tuple[int, ...]) -> int:
+        """How many ways the cards of ``groups[group:]`` and the free cards fill ``room`` (each
+        card in a place it may go to); the splits of ``groups[group]`` with their running totals
+        are kept in ``splits`` for ``deal``."""
+        if group == len(self.groups):
+            return _multinomial(len(self.free), room)
+        key = (group, room)
+        kept = self.splits.get(key)
+        if kept is not None:
+            return kept[1][-1] if kept[1] else 0
+        options, low, cards = self.groups[group]
+        splits: list[tuple[int, ...]] = []
+        totals: list[int] = []
+        total = 0
+        for split in self._splits(len(cards), options, room, low):
+            rest = tuple(r - c for r, c in zip(room, split, strict=True))
+            ways = _multinomial(len(cards), split) * self._ways(group + 1, rest)
+            if ways:
+                total += ways
+                splits.append(split)
+                totals.append(total)
+        self.splits[key] = (splits, totals)
+        return total
+
+    def _splits(
+        self, count: int, options: tuple[int, ...], room: tuple[int, ...], low: tuple[int, ...]
+    ) -> Iterator[tuple[int, ...]]:
+        """Every way to split ``count`` cards among the places ``options`` (at least ``low`` and
+        at most ``room`` each), as a count per place (none elsewhere). Each step spends
+        ``budget``."""
+        split = [0] * len(room)
+
+        def fill(k: int, left: int) -> Iterator[tuple[int, ...]]:
+            self.budget -= 1
+            if self.budget < 0:
+                raise _TooMany
+            place = options[k]
+            if k == len(options) - 1:
+                if low[place] <= left <= room[place]:
+                    split[place] = left
+                    yield tuple(split)
+                    split[place] = 0
+                return
+            for n in range(low[place], min(left, room[place]) + 1):
+                split[place] = n
+                yield from fill(k + 1, left - n)
+            split[place] = 0
+
+        if options:
+            yield from fill(0, count)
 
     def deal(self, rng: random.Random) -> list[list[Card]] | None:
-        """One random deal (None at a dead end): the constrained cards first, most constrained
-        first, each to a place drawn in proportion to its room left; then the free cards shuffled
-        into the room left (every deal of them equally likely)."""
+        """One random deal (None at a dead end of the approximate way)."""
+        if self.exact:
+            return self._deal_exact(rng)
+        return self._deal_approximate(rng)
+
+    def _deal_exact(self, rng: random.Random) -> list[list[Card]]:
+        room = tuple(self.room)
+        out: list[list[Card]] = [[] for _ in room]
+        rand = rng.random
+        splits_at = self.splits
+        for group, (_, _, cards) in enumerate(self.groups):
+            splits, totals = splits_at[group, room]
+            if len(splits) == 1:
+                split = splits[0]
+            else:
+                index = bisect_right(totals, rand() * totals[-1])
+                split = splits[min(index, len(splits) - 1)]
+            places = [i for i, count in enumerate(split) if count]
+            if len(places) == 1 or cards[0] is cards[-1]:
+                shuffled = cards  # all to one place, or copies of one card: no order to draw
+            else:
+                shuffled = cards[:]
+                shuffled.sort(key=lambda _card: rand())
+            start = 0
+            for i in places:
+                count = split[i]
+                out[i].extend(shuffled[start : start + count])
+                start += count
+            room = tuple(r - c for r, c in zip(room, split, strict=True))
+        self._deal_free(out, list(room), rng)
+        return out
+
+    def _deal_approximate(self, rng: random.Random) -> list[list[Card]] | None:
+        """The constrained cards first, most constrained first, each to a place drawn in
+        proportion to its room left; then the free cards."""
         left = self.room[:]
         out: list[list[Card]] = [[] for _ in left]
         rand = rng.random
@@ -173,6 +421,12 @@ class _Plan:
                             break
                 left[place] -= 1
                 out[place].append(card)
+        self._deal_free(out, left, rng)
+        return out
+
+    def _deal_free(self, out: list[list[Card]], left: list[int], rng: random.Random) -> None:
+        """The free cards shuffled into the room ``left`` (every deal of them equally likely)."""
+        rand = rng.random
         free = self.free[:]
         free.sort(key=lambda _card: rand())
         start = 0
@@ -180,7 +434,28 @@ class _Plan:
             if count:
                 out[i].extend(free[start : start + count])
                 start += count
-        return out
+
+
+COUNT_LIMIT = 800
+"""Steps a ``_Plan`` may take counting the splits of constrained cards for exact uniform deals
+(beyond: the approximate way). Counting is done once per plan (a few µs a step): with three or
+four places (four-hand, double-deck, pitch) it takes a few dozen steps; with five to seven (the
+96-card games, pitch-10 with discards) it can take far more, and those often deal the
+approximate way."""
+
+
+class _TooMany(Exception):
+    """Counting the deals would pass ``COUNT_LIMIT``."""
+
+
+def _multinomial(count: int, parts: Sequence[int]) -> int:
+    """The ways to deal ``count`` distinct cards into parts of these sizes (0 if they do not add up)."""
+    if sum(parts) != count:
+        return 0
+    out = factorial(count)
+    for part in parts:
+        out //= factorial(part)
+    return out
 
 
 def _search(

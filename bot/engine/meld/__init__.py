@@ -31,7 +31,7 @@ hand at once) and ``plan`` (two-hand melding); this module is its face.
 
 from __future__ import annotations
 
-from bot.engine.meld.counter import card_counts, count_meld, count_meld_counts, meld_total
+from bot.engine.meld.counter import card_counts, count_meld, count_meld_counts, meld_total, meld_total_counts
 from bot.engine.meld.model import (
     AROUND_RANKS,
     DIAMOND_JACK,
@@ -86,5 +86,6 @@ __all__ = [
     "double_deck_table",
     "identify",
     "meld_total",
+    "meld_total_counts",
     "plan_meld",
 ]

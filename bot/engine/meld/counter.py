@@ -60,6 +60,12 @@ def meld_total(hand: Iterable[Card], trump: Suit | None, table: MeldTable) -> in
     counts = [0] * 52
     for card in hand:
         counts[card.id] += 1
+    return meld_total_counts(counts, trump, table)
+
+
+def meld_total_counts(counts: Sequence[int], trump: Suit | None, table: MeldTable) -> int:
+    """``meld_total`` from card counts indexed by ``Card.id`` (``card_counts``): a sampler that
+    checks many hands sharing most of their cards keeps the shared counts and adds the rest."""
     if trump is None or table.extras or table.special:
         return _count(counts, trump, table, None)
     # The same arithmetic as ``_count`` with everything in locals (computer players and the

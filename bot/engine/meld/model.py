@@ -3,6 +3,7 @@ a hand, and the table of kinds one game scores (see ``bot.engine.meld``)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -133,6 +134,13 @@ class MeldTable:
     around_values: tuple[tuple[int, tuple[int, ...]], ...] = field(init=False, repr=False)
     special: bool = field(init=False, repr=False)
     roundhouse_bonus: tuple[int, int] = field(init=False, repr=False)
+    total_fixes_melds: bool = field(init=False, repr=False)
+    """Whether a hand's total tells its melds among the hands holding a given one: adding cards to
+    a hand that leave its total as it was leave ``count_meld``'s melds as they were too. True when
+    the counter is the plain one (no extras, no trump-suit house rules) and every kind scores
+    strictly more for each copy more: then the total is a sum of parts that each only grow, so an
+    unchanged total keeps each part's copies, and the melds listed follow from those (a flush that
+    becomes possible but scores no better is not taken: the counter keeps the first best)."""
 
     def __post_init__(self) -> None:
         # (rank index, points by copies) of each around, for ``meld_total``'s fast path.
@@ -155,6 +163,10 @@ class MeldTable:
         single = max(0, self.roundhouse - parts(1)) if self.roundhouse else 0
         double = max(0, self.double_roundhouse - parts(2)) if self.double_roundhouse else 0
         object.__setattr__(self, "roundhouse_bonus", (single, double))
+        growing = all(
+            all(a < b for a, b in itertools.pairwise(kind.values[: self.copies + 1])) for kind in self.kinds()
+        )
+        object.__setattr__(self, "total_fixes_melds", growing and not self.extras and not special)
 
     @property
     def class_slots(self) -> dict[str, int]:

@@ -8,7 +8,7 @@ Spec: ``shared/rules/pinochle.md``.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from bot.engine.actions import Action, Kind, play
@@ -341,8 +341,36 @@ class PinochleGame(Game):
         self.by_suit[seat * 4 + SUIT_INDEX[card.suit]].remove(card)
         return self.add_to_trick(seat, card)
 
+    def quiet_play(self, seat: int, card: Card) -> None:
+        """``play_card`` without building events (``rollout``'s card play)."""
+        self.hands[seat].remove(card)
+        self.by_suit[seat * 4 + SUIT_INDEX[card.suit]].remove(card)
+        value = self.put_on_trick(seat, card)
+        if value >= 0:
+            self.after_trick(self.leader, value)
+
+    def rollout_play(self) -> Callable[[int, Card], object]:
+        # Variants with a play of their own (two-hand's stock, double-deck) keep it.
+        return self.quiet_play if type(self).play_card is PinochleGame.play_card else self.play_card
+
     def add_to_trick(self, seat: int, card: Card) -> list[Event]:
         """Put ``card`` on the trick; when the trick is complete, give it to its winner."""
+        trick = self.trick
+        value = self.put_on_trick(seat, card)
+        event: Event = {"type": "play", "seat": seat, "card": card.code}
+        if value < 0:
+            return [event]
+        winner = self.leader
+        events: list[Event] = [
+            event,
+            {"type": "trick", "winner": winner, "cards": [c.code for _, c in trick], "points": value},
+        ]
+        more = self.after_trick(winner, value)
+        return events + more if more else events
+
+    def put_on_trick(self, seat: int, card: Card) -> int:
+        """``add_to_trick``'s state change: -1 while the trick goes on; when ``card`` completes
+        it, the trick is given to its winner (who is to lead next) and its value returned."""
         trick = self.trick
         trick.append((seat, card))
         win = self.win_card
@@ -358,7 +386,6 @@ class PinochleGame(Game):
             elif suit is self.trump:
                 self.win_seat = seat
                 self.win_card = card
-        event: Event = {"type": "play", "seat": seat, "card": card.code}
         players = self.players
         if len(trick) < players:
             seat += 1
@@ -366,7 +393,7 @@ class PinochleGame(Game):
                 seat = 0
             self.turn = seat
             self.acting = (seat,)
-            return [event]
+            return -1
         winner = self.win_seat
         side = self.side_of[winner]
         points = self.points
@@ -381,12 +408,7 @@ class PinochleGame(Game):
         self.win_card = None
         self.leader = self.turn = winner
         self.acting = (winner,)
-        events: list[Event] = [
-            event,
-            {"type": "trick", "winner": winner, "cards": [c.code for _, c in trick], "points": value},
-        ]
-        more = self.after_trick(winner, value)
-        return events + more if more else events
+        return value
 
     @abstractmethod
     def after_trick(self, winner: int, value: int) -> list[Event]:

@@ -31,7 +31,7 @@ from bot.engine.pinochle.common import (
     codes,
     meld_json,
 )
-from bot.engine.pinochle.worlds import redeal_partnership
+from bot.engine.pinochle.worlds import PartnershipPlan, redeal_partnership
 from bot.engine.prose import rules_prose
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -367,6 +367,9 @@ class PartnershipBase(PinochleGame):
         return None
 
     # ----- search ---------------------------------------------------------------------------
+    def plan_sampling(self, seat: int) -> PartnershipPlan:
+        return PartnershipPlan(self, seat)
+
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:
         redeal_partnership(self, seat, rng)
 

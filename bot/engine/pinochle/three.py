@@ -19,7 +19,7 @@ from bot.engine.pinochle.common import (
     codes,
     meld_json,
 )
-from bot.engine.pinochle.worlds import redeal_three_hand
+from bot.engine.pinochle.worlds import ThreeHandPlan, redeal_three_hand
 from bot.engine.prose import rules_prose
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -232,6 +232,9 @@ class ThreeHand(PinochleGame):
         return self.settle()
 
     # ----- search ---------------------------------------------------------------------------
+    def plan_sampling(self, seat: int) -> ThreeHandPlan:
+        return ThreeHandPlan(self, seat)
+
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:
         redeal_three_hand(self, seat, rng)
 

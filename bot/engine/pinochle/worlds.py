@@ -11,9 +11,17 @@ from typing import TYPE_CHECKING
 
 from bot.engine.cards import Card, Suit
 from bot.engine.events import Phase
-from bot.engine.meld import MeldResult, MeldTable, count_meld, meld_total
+from bot.engine.meld import (
+    MeldResult,
+    MeldTable,
+    card_counts,
+    count_meld,
+    count_meld_counts,
+    meld_total,
+    meld_total_counts,
+)
 from bot.engine.pinochle.common import SORT_KEY, STRENGTH
-from bot.engine.sampling import Place, deal_unseen, multiset_minus
+from bot.engine.sampling import Dealer, Place, deal_unseen, multiset_minus
 
 if TYPE_CHECKING:
     from bot.engine.pinochle.common import PinochleGame
@@ -65,11 +73,12 @@ def meld_check(
 ) -> Callable[[list[Card]], bool]:
     """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds the total
     of ``shown``: a sampled hand must not meld more (or less) than its owner showed (the melds
-    themselves: ``meld_confirm``)."""
+    themselves: ``meld_confirm``). The counts of ``played`` less ``minus`` are worked out once."""
+    counts_of = whole_counts(played, minus)
+    total = shown.total
 
     def check(hand: list[Card]) -> bool:
-        whole = multiset_minus(hand + played, minus) if minus else hand + played
-        return meld_total(whole, trump, table) == shown.total
+        return meld_total_counts(counts_of(hand), trump, table) == total
 
     return check
 
@@ -79,12 +88,31 @@ def meld_confirm(
 ) -> Callable[[list[Card]], bool]:
     """``meld_check``'s final part: the very melds shown (a hand of the same total could list
     others)."""
+    counts_of = whole_counts(played, minus)
 
     def confirm(hand: list[Card]) -> bool:
-        whole = multiset_minus(hand + played, minus) if minus else hand + played
-        return count_meld(whole, trump, table) == shown
+        return count_meld_counts(counts_of(hand), trump, table) == shown
 
     return confirm
+
+
+def whole_counts(played: list[Card], minus: list[Card]) -> Callable[[list[Card]], list[int]]:
+    """A function giving the card counts (``card_counts``) of a hand with ``played`` added and
+    ``minus`` taken out (``multiset_minus``: a card of ``minus`` not there is ignored)."""
+    base = card_counts(played)
+    gone = [card.id for card in minus]
+    for card_id in gone:
+        base[card_id] -= 1
+
+    def counts_of(hand: list[Card]) -> list[int]:
+        counts = base[:]
+        for card in hand:
+            counts[card.id] += 1
+        for card_id in gone:
+            counts[card_id] = max(counts[card_id], 0)
+        return counts
+
+    return counts_of
 
 
 def at_least(*needs: Iterable[Card]) -> Counter[Card]:
@@ -107,7 +135,6 @@ def partnership_known(
     dix_count = len(game.exchanges)
     if dix_count:  # the exchanged dix went to the dealer; the exchanger holds the card it took
         minus[game.dealer] = [game.dix] * dix_count
-        known[game.dealer][game.dix] += dix_count
         for who, took in game.exchanges:
             known[who][took] += 1
     elif game.phase is Phase.EXCHANGE and game.turn != seat:
@@ -119,40 +146,64 @@ def partnership_known(
     if game.gave[seat] and game.bidder is not None:
         to = game.bidder if seat != game.bidder else game.partner(game.bidder)
         known[to] = at_least(known[to], Counter(game.gave[seat]) - Counter(game.received[seat]))
+    # The exchanged dix is not in the dealer's meld: it holds them beside its meld's cards.
+    if dix_count:
+        known[game.dealer][game.dix] += dix_count
     return known, minus
+
+
+class PartnershipPlan:
+    """What ``seat`` has seen of a partnership deal, ready to deal many worlds from (kept by
+    ``Game.sampling_plan`` until the next action): the voids revealed, the meld shown, the cards
+    each other seat holds for sure, and the ``Dealer`` of the unseen cards among the other hands
+    (and the cards being passed out of ``seat``'s sight)."""
+
+    def __init__(self, game: PartnershipBase, seat: int) -> None:
+        players = game.players
+        played: list[list[Card]] = [[] for _ in range(players)]
+        forbidden: list[set[Card]] = [set() for _ in range(players)]
+        strict_reveals(game, deal_plays(game), played, forbidden)
+        results = game.meld_results()
+        known, minus = partnership_known(game, seat, results)
+        giver = game.pass_from if game.giving and game.pass_from != seat else -1
+        places: list[Place] = []
+        owners: list[int] = []
+        pool: list[Card] = []
+        for other in range(players):
+            if other == seat:
+                continue
+            hand = game.hands[other]
+            held = hand + game.giving if other == giver else hand
+            now = known[other] - Counter(played[other])
+            place = Place(len(held), list(now.elements()), forbidden[other])
+            if results is not None and game.trump is not None:
+                table = game.meld_table
+                facts = (results[other], played[other], minus[other], game.trump, table)
+                place.check = meld_check(*facts)
+                place.monotone = not table.extras
+                if not table.total_fixes_melds:  # else the total tells the melds too
+                    place.confirm = meld_confirm(*facts)
+            places.append(place)
+            owners.append(other)
+            pool.extend(held)
+        for place in places:
+            pool = multiset_minus(pool, place.known)
+        self.dealer = Dealer(pool, places)
+        self.owners = owners
+        self.giver = giver
+        self.results = results
+        self.played = played
+        self.minus = minus
 
 
 def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> None:
     """``Game.redeal_unseen`` for partnership pinochle, partnership auction and the 96-card games."""
-    players = game.players
-    played: list[list[Card]] = [[] for _ in range(players)]
-    forbidden: list[set[Card]] = [set() for _ in range(players)]
-    strict_reveals(
-        game, [*(t for t, _ in game.tricks), *([game.trick] if game.trick else [])], played, forbidden
-    )
-    results = game.meld_results()
-    known, minus = partnership_known(game, seat, results)
-    giver = game.pass_from if game.giving and game.pass_from != seat else -1
-    places: list[Place] = []
-    owners: list[int] = []
-    pool: list[Card] = []
-    for other in range(players):
-        if other == seat:
-            continue
-        hand = game.hands[other]
-        held = hand + game.giving if other == giver else hand
-        now = known[other] - Counter(played[other])
-        place = Place(len(held), list(now.elements()), forbidden[other])
-        if results is not None and game.trump is not None:
-            facts = (results[other], played[other], minus[other], game.trump, game.meld_table)
-            place.check, place.confirm = meld_check(*facts), meld_confirm(*facts)
-        places.append(place)
-        owners.append(other)
-        pool.extend(held)
-    for place in places:
-        pool = multiset_minus(pool, place.known)
-    dealt = deal_unseen(pool, places, rng)
-    for other, cards in zip(owners, dealt, strict=True):
+    plan = game.sampling_plan(seat)
+    assert isinstance(plan, PartnershipPlan)
+    results = plan.results
+    giver = plan.giver
+    dealt = plan.dealer.deal(rng)
+    for other, cards in zip(plan.owners, dealt, strict=True):
         if other == giver:
             rng.shuffle(cards)
             count = len(game.giving)
@@ -160,7 +211,7 @@ def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> 
             cards = cards[count:]
         game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
         if results is not None:
-            whole = multiset_minus(game.hands[other] + played[other], minus[other])
+            whole = multiset_minus(game.hands[other] + plan.played[other], plan.minus[other])
             game.meld_hands[other] = tuple(sorted(whole, key=SORT_KEY.__getitem__))
     if results is not None:
         game.melds = list(results)
@@ -235,47 +286,64 @@ def redeal_two_hand(game: TwoHand, seat: int, rng: random.Random) -> None:
         game.meld_opts = game.meld_options(other)
 
 
+class ThreeHandPlan:
+    """What ``seat`` has seen of a three-hand deal, ready to deal many worlds from (kept by
+    ``Game.sampling_plan`` until the next action): the other hands, the widow until it is shown,
+    and (for any seat but the bidder) the bidder's hand with the cards it buried, as places for a
+    ``Dealer``. The burial check draws from the rng of the deal under way (``rng[0]``)."""
+
+    def __init__(self, game: ThreeHand, seat: int) -> None:
+        players = game.players
+        played: list[list[Card]] = [[] for _ in range(players)]
+        forbidden: list[set[Card]] = [set() for _ in range(players)]
+        strict_reveals(game, deal_plays(game), played, forbidden)
+        self.bidder = bidder = game.bidder if game.widow_shown else None
+        self.burials: dict[tuple[Card, ...], list[Card]] = {}
+        self.rng: list[random.Random] = [random.Random(0)]
+        places: list[Place] = []
+        owners: list[int] = []
+        pool: list[Card] = []
+        for other in range(players):
+            if other == seat:
+                continue
+            hand = game.hands[other]
+            if other != bidder:
+                places.append(Place(len(hand), forbidden=forbidden[other]))
+                pool.extend(hand)
+            else:
+                meld = game.meld
+                known = Counter(game.widow) if meld is None else at_least(game.widow, meld.used_cards())
+                known -= Counter(played[other])
+                check = burial_check(game, played[other], forbidden[other], self.burials, self.rng)
+                places.append(Place(len(hand) + len(game.buried), list(known.elements()), check=check))
+                pool.extend(hand + game.buried)
+            owners.append(other)
+        if not game.widow_shown:
+            places.append(Place(len(game.widow)))
+            owners.append(-1)
+            pool.extend(game.widow)
+        for place in places:
+            pool = multiset_minus(pool, place.known)
+        self.dealer = Dealer(pool, places)
+        self.owners = owners
+
+
 def redeal_three_hand(game: ThreeHand, seat: int, rng: random.Random) -> None:
     """``Game.redeal_unseen`` for three-hand pinochle: the other hands, the widow until it is
     shown, and (for any seat but the bidder) the cards the bidder buried. The bidder's hand with
     its buried and played cards back melds exactly the meld it showed, holds the widow, and some
     cards outside that meld were buried so that what it kept melds as shown."""
-    players = game.players
-    played: list[list[Card]] = [[] for _ in range(players)]
-    forbidden: list[set[Card]] = [set() for _ in range(players)]
-    strict_reveals(game, deal_plays(game), played, forbidden)
-    bidder = game.bidder if game.widow_shown else None
-    burials: dict[tuple[Card, ...], list[Card]] = {}
-    places: list[Place] = []
-    owners: list[int] = []
-    pool: list[Card] = []
-    for other in range(players):
-        if other == seat:
-            continue
-        hand = game.hands[other]
-        if other != bidder:
-            places.append(Place(len(hand), forbidden=forbidden[other]))
-            pool.extend(hand)
-        else:
-            known = Counter(game.widow) if game.meld is None else at_least(game.widow, game.meld.used_cards())
-            known -= Counter(played[other])
-            check = burial_check(game, played[other], forbidden[other], burials, rng)
-            places.append(Place(len(hand) + len(game.buried), list(known.elements()), check=check))
-            pool.extend(hand + game.buried)
-        owners.append(other)
-    if not game.widow_shown:
-        places.append(Place(len(game.widow)))
-        owners.append(-1)
-        pool.extend(game.widow)
-    for place in places:
-        pool = multiset_minus(pool, place.known)
-    dealt = deal_unseen(pool, places, rng)
-    for other, cards in zip(owners, dealt, strict=True):
+    plan = game.sampling_plan(seat)
+    assert isinstance(plan, ThreeHandPlan)
+    plan.rng[0] = rng
+    bidder = plan.bidder
+    dealt = plan.dealer.deal(rng)
+    for other, cards in zip(plan.owners, dealt, strict=True):
         if other < 0:
             game.widow = sorted(cards, key=SORT_KEY.__getitem__)
             continue
         if other == bidder:
-            buried = burials[tuple(cards)]
+            buried = plan.burials[tuple(cards)]
             game.buried = sorted(buried, key=SORT_KEY.__getitem__)
             cards = multiset_minus(cards, buried)
         game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
@@ -288,26 +356,36 @@ def burial_check(
     played: list[Card],
     forbidden: set[Card],
     burials: dict[tuple[Card, ...], list[Card]],
-    rng: random.Random,
+    rng: list[random.Random],
 ) -> Callable[[list[Card]], bool]:
     """The test of the bidder's cards (hand and buried together, ``seat`` not being the bidder):
     with its played cards they meld what it showed when naming trump, and a burial of as many
     cards as it buried exists — none that the shown meld uses while spare cards were left, every
     card of a revealed void — after which its hand keeps its meld total (or, if the meld shown now
-    is what it kept, melds exactly that). The burial found is kept in ``burials``."""
+    is what it kept, melds exactly that). The burial found is kept in ``burials``; burials are drawn
+    from ``rng[0]`` (the rng of the deal under way)."""
     shown = game.meld
     count = len(game.buried)
     trump = game.trump
     table = game.meld_table
+    playing = game.phase is Phase.PLAY
+    # The bidder's cards hold the shown meld's (``redeal_three_hand`` knows them): where the table
+    # lets the total tell the melds, a total as shown is the shown meld, and no count is needed.
+    quick = table.total_fixes_melds
+    shown_used = shown.used_cards() if shown is not None else []
 
     def check(cards: list[Card]) -> bool:
         if shown is None or trump is None:
             burials[tuple(cards)] = []
             return True
         full = cards + played
-        first = count_meld(full, trump, table)
+        if quick and meld_total(full, trump, table) == shown.total:
+            first, used = shown, shown_used
+        else:
+            first = count_meld(full, trump, table)
+            used = first.used_cards()
         kept_as_shown = first != shown  # the meld was shown again after burying
-        if kept_as_shown and game.phase is not Phase.PLAY:
+        if kept_as_shown and not playing:
             return False
         if not count:
             burials[tuple(cards)] = []
@@ -315,13 +393,22 @@ def burial_check(
         forced = [card for card in cards if card in forbidden]
         if len(forced) > count:
             return False
-        spare = multiset_minus(multiset_minus(cards, first.used_cards()), forced)
+        spare = multiset_minus(multiset_minus(cards, used), forced)
         if len(spare) < count - len(forced):
             spare = multiset_minus(cards, forced)
+        elif keeps_meld(full, forced, used):
+            # Every burial tried below keeps the cards of ``first``, so its total: the first one
+            # tried passes when the meld shown is ``first``; none does when it is not (a burial
+            # must then lower the total, or, with the same total, change the melds).
+            if kept_as_shown and (quick or first.total != shown.total):
+                return False
+            if not kept_as_shown:
+                burials[tuple(cards)] = forced + rng[0].sample(spare, count - len(forced))
+                return True
         for _ in range(30):
-            buried = forced + rng.sample(spare, count - len(forced))
+            buried = forced + rng[0].sample(spare, count - len(forced))
             kept = multiset_minus(full, buried)
-            if game.phase is not Phase.PLAY:
+            if not playing:
                 ok = True
             elif kept_as_shown:
                 ok = meld_total(kept, trump, table) == shown.total and count_meld(kept, trump, table) == shown
@@ -333,3 +420,9 @@ def burial_check(
         return False
 
     return check
+
+
+def keeps_meld(full: list[Card], forced: list[Card], used: list[Card]) -> bool:
+    """Whether ``full`` without ``forced`` (and without any cards beyond ``used``) still holds every
+    card of ``used``: then a burial of ``forced`` and spare cards keeps the meld ``used`` makes."""
+    return all(full.count(card) - forced.count(card) >= used.count(card) for card in set(forced))

@@ -15,7 +15,7 @@ from bot.engine.game import Game, Outcome
 from bot.engine.options import OptionSpec
 from bot.engine.pitch.trumps import STRENGTH, TrumpRules, Trumps
 from bot.engine.pitch.trumps import trick_winner as extra_trick_winner
-from bot.engine.pitch.worlds import redeal_pitch
+from bot.engine.pitch.worlds import PitchPlan, redeal_pitch
 from bot.engine.tricks import has_suit, sort_hand, trick_winner
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -518,6 +518,9 @@ class PitchBase(Game):
         return Outcome((side,), self.sides[side], tuple(self.scores), reason)
 
     # ----- search (read-only accessors for sampled worlds: see ``Game.hand``) ------------------
+    def plan_sampling(self, seat: int) -> PitchPlan:
+        return PitchPlan(self, seat)
+
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:
         redeal_pitch(self, seat, rng)
 

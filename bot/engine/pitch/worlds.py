@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bot.engine.cards import Card, Rank, Suit, make_deck
 from bot.engine.events import Phase
 from bot.engine.pitch.trumps import TrumpRules, Trumps
-from bot.engine.sampling import Place, deal_unseen
+from bot.engine.sampling import Dealer, Place
 
 if TYPE_CHECKING:
     from bot.engine.pitch.base import PitchBase
@@ -69,42 +69,56 @@ def revealed(game: PitchBase) -> tuple[list[list[Card]], list[set[Card]]]:
     return played, forbidden
 
 
+class PitchPlan:
+    """What ``seat`` has seen of a pitch deal, ready to deal many worlds from (kept by
+    ``Game.sampling_plan`` until the next action): the cards played, the places it cannot see
+    (other hands, the keep-list of a seat choosing, discards, the undealt cards) and their
+    ``Dealer``."""
+
+    def __init__(self, game: PitchBase, seat: int) -> None:
+        played, forbidden = revealed(game)
+        discards: list[list[Card]] = getattr(game, "discards", [[] for _ in range(game.players)])
+        kept: list[Card] = getattr(game, "kept", [])
+        scoring = discards and game.trumps is not None and hasattr(game, "point_cards")
+        points: set[Card] = game.point_cards() if scoring else set()  # type: ignore[attr-defined]
+        keeper = game.turn if kept and game.phase is Phase.DISCARD else -1
+        places: list[Place] = []
+        pool: list[Card] = []
+        slots: list[tuple[str, int]] = []  # what each place is: ("hand"|"kept"|"discards"|"undealt", seat)
+        for other in range(game.players):
+            if other == seat:
+                continue
+            hand = game.hands[other]
+            if other == keeper:
+                # Cards chosen to keep are still in the hand: a place of their own (no point cards).
+                places.append(Place(len(kept), forbidden=points | forbidden[other]))
+                slots.append(("kept", other))
+                places.append(Place(len(hand) - len(kept), forbidden=forbidden[other]))
+            else:
+                places.append(Place(len(hand), forbidden=forbidden[other]))
+            slots.append(("hand", other))
+            pool.extend(hand)
+            if discards[other]:
+                places.append(Place(len(discards[other]), forbidden=points))
+                slots.append(("discards", other))
+                pool.extend(discards[other])
+        if game.undealt:
+            places.append(Place(len(game.undealt)))
+            slots.append(("undealt", -1))
+            pool.extend(game.undealt)
+        self.dealer = Dealer(pool, places)
+        self.slots = slots
+        self.played = played
+
+
 def redeal_pitch(game: PitchBase, seat: int, rng: random.Random) -> None:
     """``Game.redeal_unseen`` for every pitch variant."""
-    played, forbidden = revealed(game)
-    discards: list[list[Card]] = getattr(game, "discards", [[] for _ in range(game.players)])
-    kept: list[Card] = getattr(game, "kept", [])
-    points: set[Card] = (
-        game.point_cards() if discards and game.trumps is not None and hasattr(game, "point_cards") else set()
-    )
-    keeper = game.turn if kept and game.phase is Phase.DISCARD else -1
-    places: list[Place] = []
-    pool: list[Card] = []
-    slots: list[tuple[str, int]] = []  # what each place is: ("hand"|"kept"|"discards"|"undealt", seat)
-    for other in range(game.players):
-        if other == seat:
-            continue
-        hand = game.hands[other]
-        if other == keeper:
-            # Cards chosen to keep are still in the hand: a place of their own (no point cards).
-            places.append(Place(len(kept), forbidden=points | forbidden[other]))
-            slots.append(("kept", other))
-            places.append(Place(len(hand) - len(kept), forbidden=forbidden[other]))
-        else:
-            places.append(Place(len(hand), forbidden=forbidden[other]))
-        slots.append(("hand", other))
-        pool.extend(hand)
-        if discards[other]:
-            places.append(Place(len(discards[other]), forbidden=points))
-            slots.append(("discards", other))
-            pool.extend(discards[other])
-    if game.undealt:
-        places.append(Place(len(game.undealt)))
-        slots.append(("undealt", -1))
-        pool.extend(game.undealt)
-    dealt = deal_unseen(pool, places, rng)
+    plan = game.sampling_plan(seat)
+    assert isinstance(plan, PitchPlan)
+    played = plan.played
+    dealt = plan.dealer.deal(rng)
     hands: dict[int, list[Card]] = {}
-    for (what, other), cards in zip(slots, dealt, strict=True):
+    for (what, other), cards in zip(plan.slots, dealt, strict=True):
         if what == "undealt":
             game.undealt = cards
         elif what == "discards":
@@ -118,5 +132,6 @@ def redeal_pitch(game: PitchBase, seat: int, rng: random.Random) -> None:
         game.hands[other] = game.sort_cards(cards)
     # What each seat was dealt (Low's owner under old-high-low): the hand with its played cards and
     # discards back (the widow's cards are not told apart from the pitcher's own: never needed).
+    discards: list[list[Card]] = getattr(game, "discards", [[] for _ in range(game.players)])
     for other in range(game.players):
         game.dealt[other] = game.sort_cards(game.hands[other] + played[other] + discards[other])

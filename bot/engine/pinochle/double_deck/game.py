@@ -27,7 +27,7 @@ from bot.engine.pinochle.common import (
 )
 from bot.engine.pinochle.double_deck import explain
 from bot.engine.pinochle.double_deck.options import OPTIONS, validate
-from bot.engine.pinochle.double_deck.worlds import redeal_double_deck
+from bot.engine.pinochle.double_deck.worlds import DoubleDeckPlan, redeal_double_deck
 from bot.engine.views import ThrowInOfferJSON
 
 # Phase members bound once: reading a member off an Enum class costs ~0.15 µs on Python 3.11.
@@ -486,6 +486,9 @@ class DoubleDeck(PinochleGame):
         return self.side_meld[side] if self.laid[side] else 0
 
     # ----- search ---------------------------------------------------------------------------
+    def plan_sampling(self, seat: int) -> DoubleDeckPlan:
+        return DoubleDeckPlan(self, seat)
+
     def redeal_unseen(self, seat: int, rng: random.Random) -> None:
         redeal_double_deck(self, seat, rng)
 

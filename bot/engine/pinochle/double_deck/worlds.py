@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.events import Phase
-from bot.engine.meld import count_meld, meld_total
+from bot.engine.meld import count_meld, meld_total_counts
 from bot.engine.pinochle.common import SORT_KEY, STRENGTH
-from bot.engine.pinochle.worlds import at_least, cards_by_suit, deal_plays
-from bot.engine.sampling import Place, deal_unseen, multiset_minus
+from bot.engine.pinochle.worlds import at_least, cards_by_suit, deal_plays, whole_counts
+from bot.engine.sampling import Dealer, Place, multiset_minus
 
 if TYPE_CHECKING:
     from bot.engine.pinochle.double_deck.game import DoubleDeck
@@ -56,9 +56,13 @@ def crawl_reveals(game: DoubleDeck, played: list[list[Card]], forbidden: list[se
                 best = card
 
 
-def hand_check(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[list[Card]], bool] | None:
-    """The test a sampled hand of ``seat`` (with ``played`` back) must pass, or None."""
-    tests: list[Callable[[list[Card]], bool]] = []
+def hand_check(
+    game: DoubleDeck, seat: int, played: list[Card]
+) -> tuple[Callable[[list[Card]], bool] | None, bool]:
+    """The test a sampled hand of ``seat`` (with ``played`` back) must pass, or None; and whether
+    it is monotone (``Place.monotone``: meld totals only grow as cards are added, but holding a
+    marriage is not a test of that kind)."""
+    tests: list[Callable[[list[int]], bool]] = []
     table = game.table
     results = game.meld_results()
     if results is not None and results[seat] is not None:
@@ -67,27 +71,30 @@ def hand_check(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[lis
         assert shown is not None
         # The total here; the melds themselves (when laid down) only for a candidate deal:
         # ``confirm_melds``.
-        tests.append(lambda cards: meld_total(cards, trump, table) == shown.total)
+        tests.append(lambda counts: meld_total_counts(counts, trump, table) == shown.total)
     told = game.told[seat]
     if told is not None and not game.gave[seat] and not game.received[seat] and not game.giving[seat]:
-        tests.append(lambda cards: meld_total(cards, None, table) == told)
+        tests.append(lambda counts: meld_total_counts(counts, None, table) == told)
+    monotone = not table.extras
     if game.phase is Phase.TRUMP and seat == game.bidder and game.marriage_at_naming:
-        tests.append(lambda cards: any(_marriage(cards, suit) for suit in Suit))
+        tests.append(lambda counts: any(_marriage(counts, suit) for suit in Suit))
+        monotone = False
     if not tests:
-        return None
+        return None, False
+    counts_of = whole_counts(played, [])  # ``cards``: the hand and any cards being given
 
     def check(cards: list[Card]) -> bool:
-        whole = cards + played  # ``cards``: the hand and any cards being given
-        return all(test(whole) for test in tests)
+        counts = counts_of(cards)
+        return all(test(counts) for test in tests)
 
-    return check
+    return check, monotone
 
 
 def confirm_melds(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[list[Card]], bool] | None:
     """The final test of a sampled hand of ``seat`` whose meld was laid down: the very melds shown."""
     results = game.meld_results()
-    if results is None or results[seat] is None or not game.shown[seat]:
-        return None
+    if results is None or results[seat] is None or not game.shown[seat] or game.table.total_fixes_melds:
+        return None  # nothing laid down, or the total tells the melds (the hand holds their cards)
     shown = results[seat]
     trump, table = game.meld_trump, game.table
 
@@ -97,41 +104,56 @@ def confirm_melds(game: DoubleDeck, seat: int, played: list[Card]) -> Callable[[
     return confirm
 
 
-def _marriage(cards: list[Card], suit: Suit) -> bool:
-    return Card(suit, Rank.KING) in cards and Card(suit, Rank.QUEEN) in cards
+def _marriage(counts: list[int], suit: Suit) -> bool:
+    return counts[Card(suit, Rank.KING).id] > 0 and counts[Card(suit, Rank.QUEEN).id] > 0
+
+
+class DoubleDeckPlan:
+    """What ``seat`` has seen of a double-deck deal, ready to deal many worlds from (kept by
+    ``Game.sampling_plan`` until the next action): the cards each other seat has played, and the
+    ``Dealer`` of the unseen cards among the other hands (with the cards being given)."""
+
+    def __init__(self, game: DoubleDeck, seat: int) -> None:
+        players = game.players
+        played: list[list[Card]] = [[] for _ in range(players)]
+        forbidden: list[set[Card]] = [set() for _ in range(players)]
+        crawl_reveals(game, played, forbidden)
+        known: list[Counter[Card]] = [Counter() for _ in range(players)]
+        results = game.meld_results()
+        for other in range(players):
+            result = results[other] if results is not None else None
+            if result is not None and game.shown[other]:
+                known[other] = Counter(result.used_cards())
+        taker = game.received_from.index(seat) if seat in game.received_from else -1
+        if taker >= 0:  # the seat's cards went to its partner, who may have given some back
+            known[taker] = at_least(known[taker], Counter(game.gave[seat]) - Counter(game.received[seat]))
+        places: list[Place] = []
+        owners: list[int] = []
+        pool: list[Card] = []
+        for other in range(players):
+            if other == seat:
+                continue
+            held = game.hands[other] + game.giving[other]
+            now = known[other] - Counter(played[other])
+            check, monotone = hand_check(game, other, played[other])
+            confirm = confirm_melds(game, other, played[other])
+            places.append(Place(len(held), list(now.elements()), forbidden[other], check, confirm, monotone))
+            owners.append(other)
+            pool.extend(held)
+        for place in places:
+            pool = multiset_minus(pool, place.known)
+        self.dealer = Dealer(pool, places)
+        self.owners = owners
+        self.played = played
 
 
 def redeal_double_deck(game: DoubleDeck, seat: int, rng: random.Random) -> None:
     """``Game.redeal_unseen`` for double-deck pinochle and its presets."""
-    players = game.players
-    played: list[list[Card]] = [[] for _ in range(players)]
-    forbidden: list[set[Card]] = [set() for _ in range(players)]
-    crawl_reveals(game, played, forbidden)
-    known: list[Counter[Card]] = [Counter() for _ in range(players)]
-    results = game.meld_results()
-    for other in range(players):
-        result = results[other] if results is not None else None
-        if result is not None and game.shown[other]:
-            known[other] = Counter(result.used_cards())
-    taker = game.received_from.index(seat) if seat in game.received_from else -1
-    if taker >= 0:  # the seat's cards went to its partner, who may have given some back
-        known[taker] = at_least(known[taker], Counter(game.gave[seat]) - Counter(game.received[seat]))
-    places: list[Place] = []
-    owners: list[int] = []
-    pool: list[Card] = []
-    for other in range(players):
-        if other == seat:
-            continue
-        held = game.hands[other] + game.giving[other]
-        now = known[other] - Counter(played[other])
-        check, confirm = hand_check(game, other, played[other]), confirm_melds(game, other, played[other])
-        places.append(Place(len(held), list(now.elements()), forbidden[other], check, confirm))
-        owners.append(other)
-        pool.extend(held)
-    for place in places:
-        pool = multiset_minus(pool, place.known)
-    dealt = deal_unseen(pool, places, rng)
-    for other, cards in zip(owners, dealt, strict=True):
+    plan = game.sampling_plan(seat)
+    assert isinstance(plan, DoubleDeckPlan)
+    played = plan.played
+    dealt = plan.dealer.deal(rng)
+    for other, cards in zip(plan.owners, dealt, strict=True):
         count = len(game.giving[other])
         if count:
             rng.shuffle(cards)
