@@ -7,6 +7,7 @@ import random
 
 from bot.ai.hard import HardPlayer
 from bot.ai.hard.bidding import pass_margin
+from bot.ai.hard.inference import HandWorth, sample_fitting
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.rollout import DealResult
 from bot.ai.hard.search import Clock, Context, Evaluator
@@ -57,3 +58,25 @@ def test_does_not_outbid_its_partners_big_contract() -> None:
     for seed in range(3):
         advice = HardPlayer(seed, budget=60.0).advise(game, 0)
         assert advice.action.kind is Kind.PASS, advice.reason
+
+
+def test_auction_worlds_fit_a_partners_big_bid() -> None:
+    # Seat 0's partner jumped to 85: it holds some 45 meld. Fresh sampled hands almost never do;
+    # the worlds the auction is searched in give the partner a hand worth its bid, keep seat 0's
+    # own hand and every card of the pack, and play to the end of the deal.
+    game = new_game("double-deck", seed=1_000_019, options={"match": "deal"})
+    for seat, action in [(3, "bid 50"), (0, "bid 54"), (1, "pass"), (2, "bid 85"), (3, "pass")]:
+        game.apply(seat, action)
+    worth = HandWorth(game)
+    view = game.view(0)
+    rng = random.Random(3)
+    fitted = []
+    for _ in range(8):
+        world = sample_fitting(game, 0, view, rng, lambda: False)
+        assert world.hand(0) == game.hand(0)
+        assert sorted(c.id for s in range(4) for c in world.hand(s)) == sorted(c.id for c in game.pack())
+        assert all(len(world.hand(s)) == 20 for s in range(4))
+        fitted.append(worth(world.hand(2)) >= 85)
+        world.rollout(RolloutPolicy("double-deck"))
+        assert world.last_deal is not None
+    assert sum(fitted) >= 6
