@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.ai import decide, levels, make_player
-from bot.ai.double_deck import DoubleDeckPlayer, trick_strength
-from bot.engine import Kind, Phase, Suit, parse_cards
+from bot.ai.double_deck import DoubleDeckPlayer, pass_gain, trick_strength
+from bot.engine import Card, Kind, Phase, Suit, new_game, parse_cards
+from bot.engine.meld import meld_total
 from bot.engine.pinochle.double_deck import DoubleDeck
 from bot.simulate import simulate
 from tests.engine.pinochle.double_deck.helpers import act, bid_out, dd, rig
@@ -289,3 +290,31 @@ def test_leads_a_low_trump_rather_than_a_counter_into_a_void() -> None:
     )
     # Only spades (seat 1 will trump them) and trumps: the J♥ gives nothing away.
     assert str(decide(DoubleDeckPlayer(1), game, 2)) == "play JH"
+
+
+def test_toby_thomas_bids_count_the_pass_at_what_it_brings() -> None:
+    # The bidder's side melds more after a Toby Thomas pass (the partner must give the asked suit,
+    # and the table pays big for doubled melds) than basic's bid limit counted (4.3 a card, measured
+    # with the standard table): it left contracts to the other side and lost 3.8 a deal to the old
+    # basic. What the limit counts for the pass is what the pass gives (200 deals), within 4 meld.
+    gains = []
+    for seed in range(200):
+        game = new_game("double-deck-toby-thomas", seed=seed, options={"match": "deal"})
+        bots = [DoubleDeckPlayer(seed * 4 + seat) for seat in range(4)]
+        before: list[list[Card]] | None = None
+        summary: dict[str, Any] | None = None
+        while summary is None:
+            seat = game.to_act[0]
+            if before is None and game.phase is not Phase.BIDDING:
+                before = [list(game.hand(s)) for s in range(4)]
+            for event in game.apply(seat, decide(bots[seat], game, seat)):
+                if event["type"] == "deal_scored":
+                    summary = event
+        if not summary["played"]:
+            continue
+        assert before is not None
+        trump, bidder = Suit(summary["trump"]), summary["bidder"]
+        start = sum(meld_total(before[s], trump, game.table) for s in (bidder, (bidder + 2) % 4))
+        gains.append(summary["meld"][bidder % 2] - start)
+    counted = pass_gain(game.view(0)) * game.options["pass"]
+    assert abs(sum(gains) / len(gains) - counted) <= 4

@@ -124,12 +124,18 @@ def pass_margin(result: DealResult, ctx: Context) -> float:
     """The seat's margin in a deal it passed. Partnership games: a contract the other side was set
     in counts as made (what they took) — the sampled hands fit their calls only roughly, and a
     partner's meld their bids stood for is not in them, so their sets in the rollouts are far
-    likelier than at the table."""
+    likelier than at the table. Double-deck: the same for the seat's own partner's contract (its
+    big meld, shown by its bids, is rarely in the sampled hand: checked against the true deals,
+    passing a partner's contract was valued 15-30 points too low, and the seat outbid its partner)."""
     summary = result.summary
     changes = list(result.changes)
     if summary is not None and summary.get("made") is False and len(ctx.game.sides[ctx.side]) > 1:
         bidder = summary.get("bidder")
-        if isinstance(bidder, int) and ctx.game.side_of[bidder] != ctx.side:
+        if (
+            isinstance(bidder, int)
+            and bidder != ctx.seat
+            and (ctx.game.side_of[bidder] != ctx.side or ctx.game.family == "double-deck")
+        ):
             side = ctx.game.side_of[bidder]
             contract = contract_of(result, side)
             if contract is not None:

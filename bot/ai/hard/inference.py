@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ai.hard.fitting import can_swap, swap_to_fit
 from bot.ai.hard.worlds import sample_world
 from bot.engine import Card, Game, Rank, Suit
 from bot.engine.meld import meld_total
@@ -135,4 +136,6 @@ def sample_fitting(
         if miss == 0 or expired():
             break
     assert best_world is not None
+    if best_miss > 0 and can_swap(best_world):
+        swap_to_fit(best_world, seat, {c.seat: (c.low, c.high) for c in bounds}, worth, rng)
     return best_world
