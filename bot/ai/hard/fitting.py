@@ -66,4 +66,5 @@ def swap_to_fit(
             hands[a][i], hands[b][j] = hands[b][j], hands[a][i]
     for s in others:
         hands[s].sort(key=SORT_KEY.__getitem__)
+    world.invalidate()  # the hands changed other than by an action: no kept legal moves or plans
     return total
