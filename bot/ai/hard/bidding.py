@@ -63,7 +63,7 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     chips = ctx.view.get("chip_table")
     quiet = PartnersPass(ctx.policy, partners(ctx.game, ctx.seat))
     lowest = bids[0]
-    for done in range(ctx.samples):
+    for done in range(THREE_HAND_BID_WORLDS if chips else ctx.samples):
         if ctx.clock.expired() and done:
             break
         world = ctx.sample()
@@ -86,7 +86,8 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     contracts = max(by_suit.values(), key=lambda found: (len(found), mean(c.taken - c.others for c in found)))
     pass_value = mean(passing)
     values = {bid: contract_value(contracts, bid.amount or 0, chips) for bid in bids}
-    worth = [bid for bid in bids if values[bid] > pass_value]
+    edge = THREE_HAND_BID_EDGE if chips else 0.0
+    worth = [bid for bid in bids if values[bid] > pass_value + edge]
     if not worth:
         made = share_made(contracts, lowest.amount or 0)
         return pass_action, (
@@ -114,7 +115,7 @@ def forced_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
     concede = next(a for a in options if a.kind is Kind.CONCEDE)
     contracts: list[Contract] = []
     conceding: float | None = None
-    for done in range(ctx.samples):
+    for done in range(THREE_HAND_BID_WORLDS):
         if ctx.clock.expired() and done:
             break
         world = ctx.sample()
@@ -131,7 +132,7 @@ def forced_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
         return concede, "concede — no sampled deal let this hand play the forced bid"
     value = contract_value(contracts, bid.amount or 0, ctx.view.get("chip_table"))
     made = share_made(contracts, bid.amount or 0)
-    chosen = bid if value > conceding else concede
+    chosen = bid if value > conceding + THREE_HAND_BID_EDGE else concede
     return chosen, (
         f"{describe(chosen)} — the forced {bid.amount} is made {made:.0%} of {len(contracts)} sampled deals,"
         f" {value:+.1f} a deal against {conceding:+.0f} for conceding now"
@@ -206,6 +207,13 @@ def take_contract(world: Game, seat: int, bid: Action) -> bool:
         and world.deal_no == deal
     )
 
+
+THREE_HAND_BID_WORLDS = 40
+"""Three-hand: sampled worlds a call is weighed in (a call or two a deal, each deciding a contract
+worth a dozen chips; the card play's caps would leave it to noise)."""
+THREE_HAND_BID_EDGE = 1.0
+"""Three-hand: chips a deal a contract must beat passing (or conceding the forced bid) by, against
+the noise of the sampled deals and the optimism of taking the best bid and trump of each."""
 
 TRUMPS_TRIED = 2
 """Trump suits the declarer rollouts try (the longest in the hand)."""
