@@ -114,3 +114,14 @@ def test_three_hand_keeps_basics_move_unless_the_search_finds_one_clearly_better
     pruned[1].pruned = True
     assert hard.lean_on_basic(view, legal, pruned, pruned[0], 1.0).action == other
 
+
+
+def test_the_forced_dealer_plays_a_strong_hand_and_concedes_a_weak_one_for_a_chip() -> None:
+    strong = "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"
+    for hand, expected in ((strong, "bid 250"), (WEAK, "concede")):
+        game = new_game("pinochle-3", seed=4)
+        assert isinstance(game, ThreeHand)
+        game = rig_hands(game, {2: hand}, dealer=2)
+        play(game, (0, "pass"), (1, "pass"), (2, "pass"))
+        assert game.phase == "forced"
+        assert str(HardPlayer(1).choose_for(game, 2, game.legal_actions(2))) == expected
