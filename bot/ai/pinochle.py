@@ -239,7 +239,8 @@ class PinochlePlayer:
         hand = cards(view["hand"])
         trump = Suit.parse(view["trump"])
         meld = view.get("meld") or {}
-        if meld and meld.get("total", 0) + 95 < (view.get("high_bid") or 0) - 60:
+        short = meld and meld.get("total", 0) + 95 < (view.get("high_bid") or 0) - 60
+        if short and any(a.kind is Kind.CONCEDE for a in options):
             return self.pick(options, Kind.CONCEDE)
         counts = Counter(c.suit for c in hand)
         has_ace = {c.suit for c in hand if c.rank is Rank.ACE}

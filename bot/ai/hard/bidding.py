@@ -44,6 +44,8 @@ def choose_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
     passes = [a for a in options if a.kind is Kind.PASS]
     # Conceding (three-hand's forced bid) is weighed like a call; telling meld changes no deal.
     others = [a for a in options if a.kind not in (Kind.BID, Kind.PASS, Kind.TELL_MELD)]
+    if ctx.view.get("chip_table") and ctx.view.get("phase") == "forced":
+        return forced_bid(ctx, options)
     if len(bids) <= SHORT_LADDER or not passes or others:
         candidates = passes + bids[:SHORT_LADDER] + others
         if len(candidates) == 1:
@@ -58,16 +60,21 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     """A long ladder: declarer rollouts against pass rollouts in the same worlds."""
     by_suit: dict[Suit | None, list[Contract]] = {}
     passing: list[float] = []
+    chips = ctx.view.get("chip_table")
     quiet = PartnersPass(ctx.policy, partners(ctx.game, ctx.seat))
     lowest = bids[0]
-    for done in range(ctx.samples):
+    for done in range(THREE_HAND_BID_WORLDS if chips else ctx.samples):
         if ctx.clock.expired() and done:
             break
         world = ctx.sample()
         declaring = world.copy()
         if take_contract(declaring, ctx.seat, lowest):
-            for suit, contract in declarer_results(declaring, ctx.seat, ctx.policy).items():
-                by_suit.setdefault(suit, []).append(contract)
+            found = declarer_results(declaring, ctx.seat, ctx.policy)
+            if chips and found:
+                by_suit.setdefault(None, []).append(widow_best(found))
+            else:
+                for suit, contract in found.items():
+                    by_suit.setdefault(suit, []).append(contract)
         if ctx.clock.expired() and done:
             break
         declined = world.copy()
@@ -78,9 +85,9 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     # The trump the seat would name: the best on average over the worlds (not world by world).
     contracts = max(by_suit.values(), key=lambda found: (len(found), mean(c.taken - c.others for c in found)))
     pass_value = mean(passing)
-    chips = ctx.view.get("chip_table")
     values = {bid: contract_value(contracts, bid.amount or 0, chips) for bid in bids}
-    worth = [bid for bid in bids if values[bid] > pass_value]
+    edge = THREE_HAND_BID_EDGE if chips else 0.0
+    worth = [bid for bid in bids if values[bid] > pass_value + edge]
     if not worth:
         made = share_made(contracts, lowest.amount or 0)
         return pass_action, (
@@ -98,6 +105,43 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
         f"{describe(chosen)} — made {made:.0%} of {len(contracts)} sampled deals,"
         f" {values[chosen]:+.0f} a deal against {pass_value:+.0f} for passing (would go to {top.amount})"
     )
+
+
+def forced_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
+    """Three-hand's dealer after three passes: play the forced bid or concede it now for one chip.
+    The forced contract is weighed like a bid (``contract_value``: the widow is seen before trump is
+    named, and a contract clearly short is conceded then at the single price)."""
+    bid = next(a for a in options if a.kind is Kind.BID)
+    concede = next(a for a in options if a.kind is Kind.CONCEDE)
+    contracts: list[Contract] = []
+    conceding: float | None = None
+    for done in range(THREE_HAND_BID_WORLDS):
+        if ctx.clock.expired() and done:
+            break
+        world = ctx.sample()
+        if conceding is None:  # what conceding now costs is the same in every world
+            given_up = world.copy()
+            given_up.apply(ctx.seat, concede)
+            conceding = ctx.score(play_out(given_up, ctx.policy, world.deal_no, world.scores))
+        world.apply(ctx.seat, bid)
+        found = declarer_results(world, ctx.seat, ctx.policy)
+        if found:
+            contracts.append(widow_best(found))
+    assert conceding is not None
+    if not contracts:
+        return concede, "concede — no sampled deal let this hand play the forced bid"
+    value = contract_value(contracts, bid.amount or 0, ctx.view.get("chip_table"))
+    made = share_made(contracts, bid.amount or 0)
+    chosen = bid if value > conceding + THREE_HAND_BID_EDGE else concede
+    return chosen, (
+        f"{describe(chosen)} — the forced {bid.amount} is made {made:.0%} of {len(contracts)} sampled deals,"
+        f" {value:+.1f} a deal against {conceding:+.0f} for conceding now"
+    )
+
+
+def widow_best(found: dict[Suit | None, Contract]) -> Contract:
+    """Three-hand: the widow is seen before trump is named, so the trump is each world's best."""
+    return max(found.values(), key=lambda contract: contract.taken)
 
 
 class PartnersPass:
@@ -170,13 +214,21 @@ def take_contract(world: Game, seat: int, bid: Action) -> bool:
     )
 
 
+THREE_HAND_BID_WORLDS = 40
+"""Three-hand: sampled worlds a call is weighed in (a call or two a deal, each deciding a contract
+worth a dozen chips; the card play's caps would leave it to noise)."""
+THREE_HAND_BID_EDGE = 1.0
+"""Three-hand: chips a deal a contract must beat passing (or conceding the forced bid) by, against
+the noise of the sampled deals and the optimism of taking the best bid and trump of each."""
+
 TRUMPS_TRIED = 2
 """Trump suits the declarer rollouts try (the longest in the hand)."""
 
 
 def declarer_results(world: Game, seat: int, policy: Policy) -> dict[Suit | None, Contract]:
     """Play a contract ``seat`` holds out once per likely trump suit (the rollouts would name one
-    by the fast policy; the seat itself names the best): what its side took with each."""
+    by the fast policy; the seat itself names the best): what its side took with each (three-hand:
+    never conceded, see ``contract_value``)."""
     side = world.side_of[seat]
     deal = world.deal_no
     for _ in range(CONTRACT_STEPS):  # the widow, an ask or a pass may come before trump
@@ -227,6 +279,12 @@ def contract_of(result: DealResult, side: int) -> Contract | None:
     return Contract(int(taken), other)
 
 
+CONCEDE_SHORT = 20
+"""Three-hand: a declarer's rollout this many points short of the bid stands for a hand its holder
+concedes after seeing the widow (the shortfall is plain from the meld and the cards by then); the
+rollouts themselves play every contract out (``RolloutPolicy``)."""
+
+
 def share_made(contracts: list[Contract], amount: int) -> float:
     return sum(1 for c in contracts if c.taken >= amount) / len(contracts)
 
@@ -235,6 +293,10 @@ def contract_value(contracts: list[Contract], amount: int, chips: list[int] | No
     """The mean deal margin of a contract at ``amount`` over the sampled deals."""
     if chips:
         band = chips[max(0, min(len(chips) - 1, (amount - 300) // 50))]
-        # Three-hand: made, +3 chips a bid band from the other two (margin 4); set, twice that lost.
-        return mean(4 * band if c.taken >= amount else -8 * band for c in contracts)
+        # Three-hand: made, +3 chips a bid band from the other two (margin 4); set, twice that lost;
+        # a contract clearly short is conceded once the widow is seen, at the single price.
+        return mean(
+            4 * band if c.taken >= amount else -4 * band if c.taken < amount - CONCEDE_SHORT else -8 * band
+            for c in contracts
+        )
     return mean((c.taken if c.taken >= amount else -amount) - c.others for c in contracts)

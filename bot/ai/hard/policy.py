@@ -25,6 +25,8 @@ from bot.engine.pitch import GAME_VALUE, STRENGTH, PitchBase, Trumps
 
 _PLAY = Kind.PLAY
 _DECLARE = Kind.DECLARE_OUT
+_CONCEDE = Kind.CONCEDE
+_BID = Kind.BID
 _PLAY_PHASE = Phase.PLAY
 _PLAYOFF = Phase.PLAYOFF
 _MELD_PHASE = Phase.MELD
@@ -42,6 +44,10 @@ class RolloutPolicy:
         last = legal[-1].kind
         if last is _DECLARE:  # rollouts never declare out (the deal's end decides)
             legal = legal[:-1] or legal
+            last = legal[-1].kind
+        elif last is _CONCEDE and legal[0].kind is not _BID:
+            # Three-hand's declarer plays on once the widow is seen: its own search weighs conceding.
+            legal = legal[:-1]
             last = legal[-1].kind
         if len(legal) == 1:
             return legal[0]

@@ -34,11 +34,15 @@ class DealResult:
     """The seat that took the first trick completed in the rollout (None: no trick was)."""
 
 
-def play_out(world: Game, policy: Policy) -> DealResult:
+def play_out(
+    world: Game, policy: Policy, deal: int | None = None, before: Sequence[int] | None = None
+) -> DealResult:
     """Play ``world`` (changed in place) until its current deal is scored or the game ends: the
-    trick under way step by step (to see who takes it), the rest by ``Game.rollout``."""
-    deal = world.deal_no
-    before = world.scores[:]
+    trick under way step by step (to see who takes it), the rest by ``Game.rollout``. ``deal`` and
+    ``before`` (the deal number and scores before the action just applied; by default now): an
+    action that ended the deal itself (a concession, a throw-in) is scored, not the next deal."""
+    deal = world.deal_no if deal is None else deal
+    before = list(world.scores if before is None else before)
     first_trick: int | None = None
     for _ in range(MAX_STEPS):
         if world.outcome is not None or world.deal_no != deal or not world.trick_plays():
@@ -66,6 +70,11 @@ GAME_VALUE_WEIGHT = 0.01
 """What one card value toward pitch's Game point is worth beside the points of a deal."""
 
 
+CHIP_COUNTER_WEIGHT = 0.02
+"""Three-hand: what one counter taken is worth beside the chips of a deal (a contract band is 3 a
+seat at least)."""
+
+
 def smoothed(summary: dict[str, Any], side_of: Sequence[int]) -> tuple[float, ...]:
     """The deal's score changes made finer (see ``DealResult.changes``); a side set keeps its loss."""
     changes = [float(change) for change in summary["changes"]]
@@ -80,6 +89,15 @@ def smoothed(summary: dict[str, Any], side_of: Sequence[int]) -> tuple[float, ..
     if isinstance(values, list) and len(values) == len(changes):
         for side, value in enumerate(values):
             changes[side] += GAME_VALUE_WEIGHT * value
+    tricks, buried = summary.get("trick_counters"), summary.get("buried_counters")
+    if "chips" in summary and isinstance(tricks, list) and len(tricks) == len(changes):
+        # Three-hand pays chips for the contract alone, so a deal every rollout makes (or sets)
+        # values all cards alike; the counters each seat takes break the tie, and keep a margin.
+        for side, taken in enumerate(tricks):
+            changes[side] += CHIP_COUNTER_WEIGHT * taken
+        bidder = summary.get("bidder")
+        if isinstance(bidder, int) and isinstance(buried, int):
+            changes[side_of[bidder]] += CHIP_COUNTER_WEIGHT * buried
     return tuple(changes)
 
 

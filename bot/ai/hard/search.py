@@ -117,7 +117,7 @@ def evaluate(
             world = base.copy()
             events = world.apply(seat, tally.action)
             taker = trick_winner_of(events) if len(events) > 1 else None
-            result = play_out(world, policy)
+            result = play_out(world, policy, base.deal_no, base.scores)
             tally.add(score(result), result, taker if taker is not None else result.first_trick, game, seat)
         if done + 1 >= PRUNE_AFTER:
             active = prune(active)

@@ -1,0 +1,127 @@
+"""``hard`` in three-hand pinochle: concessions weighed as what they cost, contracts played out in
+the rollouts, the counters breaking ties between moves, and ``basic``'s move kept where the search
+finds nothing better."""
+
+from __future__ import annotations
+
+import random
+
+from bot.ai.hard import HardPlayer
+from bot.ai.hard.bidding import Contract, contract_value
+from bot.ai.hard.policy import RolloutPolicy
+from bot.ai.hard.rollout import margin, smoothed
+from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
+from bot.ai.pinochle import PinochlePlayer
+from bot.engine import Kind, new_game
+from bot.engine.actions import CONCEDE
+from bot.engine.pinochle.three import ThreeHand
+from tests.engine.pinochle.helpers import play, rig_hands
+
+# 20 meld at most in any trump, two aces: a hand that cannot make 300.
+WEAK = "9S 9S JC 9C JD 9D QC 10S JS KD QS 10C KS 10D JC"
+CHIPS = [3, 5, 10, 15, 20, 25, 30]
+
+
+def weak_bidder_burying() -> ThreeHand:
+    """Seat 0 holds 300 with a weak hand, has named spades and is to bury (a six-deal session)."""
+    game = new_game("pinochle-3", seed=1)
+    assert isinstance(game, ThreeHand)
+    game = rig_hands(game, {0: WEAK}, dealer=2)
+    play(game, (0, "bid 300"), (1, "pass"), (2, "pass"), (0, "trump S"))
+    assert game.phase == "bury" and game.to_act == (0,)
+    return game
+
+
+def test_a_concession_is_scored_as_itself_not_as_the_next_deal() -> None:
+    # Conceding 300 after the widow costs 3 chips to each opponent and the kitty: a margin of -12.
+    # The deal after it is dealt at once; the search used to score that one instead.
+    game = weak_bidder_burying()
+    rng = random.Random(3)
+    [tally] = evaluate(
+        game,
+        0,
+        [CONCEDE],
+        worlds=6,
+        policy=RolloutPolicy("pinochle"),
+        score=Evaluator(game, 0, 0.0),
+        clock=Clock(30.0),
+        sample=lambda: game.sample_world(0, rng),
+    )
+    assert tally.count >= 4  # a lone candidate stops after the first few worlds
+    assert tally.outcomes == [-12.0] * tally.count
+
+
+def test_rollouts_play_a_contract_out_instead_of_conceding_it() -> None:
+    # basic concedes this hand at once; in a rollout the contract is played out (hard's own search
+    # weighs conceding, and the auction counts a clear shortfall as conceded).
+    game = weak_bidder_burying()
+    legal = game.legal_actions(0)
+    assert PinochlePlayer(1).choose(game.view(0), legal).kind is Kind.CONCEDE
+    policy = RolloutPolicy("pinochle")
+    world = game.sample_world(0, random.Random(1))
+    for _ in range(3):
+        action = policy(world, 0, world.legal_actions(0))
+        assert action.kind is Kind.BURY
+        world.apply(0, action)
+    assert world.phase == "play"
+    assert policy(world, 0, world.legal_actions(0)).kind is Kind.PLAY
+
+
+def test_a_contract_clearly_short_counts_as_conceded_after_the_widow() -> None:
+    # 300 is 3 chips a seat: made +12 (margin), set -24, conceded -12.
+    assert contract_value([Contract(300, 0.0)], 300, CHIPS) == 12
+    assert contract_value([Contract(290, 0.0)], 300, CHIPS) == -24
+    assert contract_value([Contract(200, 0.0)], 300, CHIPS) == -12
+    assert contract_value([Contract(300, 0.0), Contract(200, 0.0)], 300, CHIPS) == 0
+
+
+def test_counters_taken_break_ties_between_deals_paying_the_same_chips() -> None:
+    def summary(bidder_tricks: int, buried: int) -> dict[str, object]:
+        others = 250 - bidder_tricks - buried
+        return {
+            "deal": 1,
+            "bidder": 0,
+            "chips": 3,
+            "made": True,
+            "changes": [9, -3, -3],
+            "counters": bidder_tricks + buried,
+            "trick_counters": [bidder_tricks, others // 2, others - others // 2],
+            "buried_counters": buried,
+        }
+
+    sides = [0, 1, 2]
+    rich, poor = smoothed(summary(150, 20), sides), smoothed(summary(90, 20), sides)
+    assert margin(rich, 0) > margin(poor, 0) > margin([9, -3, -3], 0) - 1
+    assert margin(rich, 1) < margin(poor, 1)
+    assert margin(rich, 0) - margin(poor, 0) < 3  # a tie-break, not a contract's worth
+
+
+def test_three_hand_keeps_basics_move_unless_the_search_finds_one_clearly_better() -> None:
+    game = weak_bidder_burying()
+    view, legal = game.view(0), game.legal_actions(0)
+    hard = HardPlayer(1)
+    basics = hard.choose(view, legal)
+    other = next(a for a in legal if a != basics and a.kind is Kind.BURY)
+
+    def tallies(gap: float) -> list[Tally]:
+        return [Tally(other, total=10.0 + gap, count=1), Tally(basics, total=10.0, count=1)]
+
+    found = tallies(0.5)
+    assert hard.lean_on_basic(view, legal, found, found[0], 1.0).action == basics
+    found = tallies(1.5)
+    assert hard.lean_on_basic(view, legal, found, found[0], 1.0).action == other
+    pruned = tallies(0.5)
+    pruned[1].pruned = True
+    assert hard.lean_on_basic(view, legal, pruned, pruned[0], 1.0).action == other
+
+
+
+def test_the_forced_dealer_plays_a_strong_hand_and_concedes_a_weak_one_for_a_chip() -> None:
+    strong = "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"
+    for hand, expected in ((strong, "bid 250"), (WEAK, "concede")):
+        game = new_game("pinochle-3", seed=4)
+        assert isinstance(game, ThreeHand)
+        game = rig_hands(game, {2: hand}, dealer=2)
+        play(game, (0, "pass"), (1, "pass"), (2, "pass"))
+        assert game.phase == "forced"
+        assert str(HardPlayer(1).choose_for(game, 2, game.legal_actions(2))) == expected
