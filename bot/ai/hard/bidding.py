@@ -29,8 +29,9 @@ SAFE = 0.85
 STEPPING = frozenset({"pinochle-4-auction"})
 """Variants whose ladder bids go up one step at a time, never jumping: a made contract scores what
 it takes whatever the bid, so a jump only adds to the risk of a set (the rollouts' estimate of a
-hand is optimistic: the 85%-safe jumps were made in about 74% of deals, 244 bid on average against
-basic's 204 with the same cards)."""
+hand is optimistic: with the 85%-safe jumps hard bid 247 on average against basic's 206 on the same
+cards and made 83%; stepping, 213 and 93%, and +52 points a deal against basic instead of +13 over
+the same 200 pairs)."""
 CONTRACT_STEPS = 400
 """Actions a forced auction may take at most (a safety net)."""
 
