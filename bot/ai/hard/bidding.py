@@ -27,6 +27,12 @@ SHORT_LADDER = 6
 """A ladder this short is tried bid by bid."""
 SAFE = 0.85
 """The share of sampled deals a jump bid must be made in."""
+STEPPING = frozenset({"pinochle-4-auction"})
+"""Variants whose ladder bids go up one step at a time, never jumping: a made contract scores what
+it takes whatever the bid, so a jump only adds to the risk of a set (the rollouts' estimate of a
+hand is optimistic: with the 85%-safe jumps hard bid 247 on average against basic's 206 on the same
+cards and made 83%; stepping, 213 and 93%, and +52 points a deal against basic instead of +13 over
+the same 200 pairs)."""
 CONTRACT_STEPS = 400
 """Actions a forced auction may take at most (a safety net)."""
 PARTNERS_CALL = frozenset({"pitch"})
@@ -115,6 +121,8 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     top = worth[-1]
     if chips:
         chosen = max(worth, key=lambda bid: values[bid])
+    elif ctx.game.name in STEPPING:
+        chosen = worth[0]
     else:
         safe = [bid for bid in worth if share_made(contracts, bid.amount or 0) >= SAFE]
         chosen = safe[-1] if safe else worth[0]

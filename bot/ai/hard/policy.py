@@ -91,6 +91,10 @@ def _pitch_play_known(world: PitchBase, seat: int, legal: list[Action]) -> Actio
 
 
 # ----- pinochle -----------------------------------------------------------------------------------
+COVERING = frozenset({"pinochle-4", "pinochle-4-auction"})
+"""Variants whose rollouts cover a partner's trick an opponent could still take."""
+
+
 def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
     if card.suit is best.suit:
         return PIN_STRENGTH[card] > PIN_STRENGTH[best]
@@ -158,6 +162,12 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
         smear = max(cards, key=lambda c: (points[c] - (15 if c.suit is trump else 0), -PIN_STRENGTH[c]))
         return _action(legal, smear)
     winners = [c for c in cards if _beats(c, best, trump)]
+    if partner_winning and world.name in COVERING:
+        # Cover the partner: an opponent still to play could take the trick (basic does this too).
+        sure = [c for c in winners if holds(c)]
+        if sure:
+            cover = min(sure, key=lambda c: (c.suit is trump and led is not trump, PIN_STRENGTH[c]))
+            return _action(legal, cover)
     if winners and not partner_winning:
         if not to_come:
             return _action(

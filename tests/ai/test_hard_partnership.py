@@ -1,0 +1,62 @@
+"""The ``hard`` level in partnership pinochle (``pinochle-4``, ``pinochle-4-auction``): the rollout
+policy's partner play, and the search's settings for these variants."""
+
+from __future__ import annotations
+
+from bot.ai.hard import HardPlayer
+from bot.ai.hard.policy import RolloutPolicy
+from bot.engine import Kind, new_game, parse_cards
+from bot.engine.pinochle.partnership import PartnershipBase
+from tests.engine.pinochle.helpers import rig_hands
+
+COVER_HANDS = {
+    0: "KS QS 9D 9D QD QD AD AD 10D 10D KD KD",
+    1: "9S 9S JS JC JC 9C 9C QC QC KC KC 10C",
+    2: "AS JS QS AC AC 10C AH AH 10H KH QH JD",
+    3: "AS 10S 10S KS JD 10H KH QH JH JH 9H 9H",  # its 9♥ is turned: hearts are trump
+}
+
+
+def _four_hand(hands: dict[int, str] = COVER_HANDS) -> PartnershipBase:
+    game = new_game("pinochle-4", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    rigged = rig_hands(game, hands, dealer=3)
+    while rigged.legal_actions(rigged.to_act[0])[0].kind is not Kind.PLAY:
+        rigged.apply(rigged.to_act[0], "pass")  # no dix exchanges
+    return rigged
+
+
+def test_rollouts_cover_a_partner_whose_trick_an_opponent_can_still_take() -> None:
+    game = _four_hand()
+    game.apply(0, "play KS")
+    game.apply(1, "play 9S")
+    # Seat 3 may still hold a 10♠ or an A♠ (seat 2 knows they are out, not where): the rollout
+    # seat takes its partner's K♠ safe with its A♠, instead of ducking with the J♠.
+    action = RolloutPolicy("pinochle")(game, 2, game.legal_actions(2))
+    assert action.cards == tuple(parse_cards("AS"))
+
+
+def test_rollouts_duck_under_a_partner_trick_they_cannot_secure() -> None:
+    hands = dict(COVER_HANDS)
+    hands[2], hands[3] = (
+        "10S JS QS AC AC 10C AH AH 10H KH QH JD",
+        "AS AS 10S KS JD 10H KH QH JH JH 9H 9H",
+    )
+    game = _four_hand(hands)
+    game.apply(0, "play KS")
+    game.apply(1, "play 9S")
+    # The 10♠ would beat the K♠ but an A♠ is still out: duck with the J♠ (no ten given away).
+    action = RolloutPolicy("pinochle")(game, 2, game.legal_actions(2))
+    assert action.cards == tuple(parse_cards("JS"))
+
+
+def test_auction_bids_one_step_at_a_time() -> None:
+    game = new_game("pinochle-4-auction", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    # A spade flush with a hundred aces and eighty kings: the contract is plainly worth taking, and
+    # a made contract scores what it takes whatever the bid, so the first call is the lowest bid
+    # (a jump would only add to the risk of a set).
+    game = rig_hands(game, {0: "AS 10S KS QS JS AH AD AC KH KD KC QD"}, dealer=3)
+    assert list(game.to_act) == [0]
+    action = HardPlayer(3, samples=8, rollouts=64).choose_for(game, 0, game.legal_actions(0))
+    assert action.kind is Kind.BID and action.amount == 100
