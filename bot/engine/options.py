@@ -84,7 +84,7 @@ def given_options(
     """Only the options in ``given``, under their schema names and with checked values (what a
     server stores as its house rules); unknown names, a name given twice or bad values raise
     ``BadOption``."""
-    if given is None:
+    if not given and (given is None or type(given) is dict):  # nothing given (most games)
         return {}
     if not isinstance(given, Mapping):
         raise BadOption(f"options must be name=value pairs, e.g. target=21; got {given!r}")

@@ -339,7 +339,12 @@ class PinochleGame(Game):
         """Play ``card`` (known to be legal) from ``seat``'s hand to the trick (strict phases)."""
         self.hands[seat].remove(card)
         self.by_suit[seat * 4 + SUIT_INDEX[card.suit]].remove(card)
-        return self.add_to_trick(seat, card)
+        # ``add_to_trick`` inlined: one call less on the hottest path of a deal.
+        trick = self.trick
+        value = self.put_on_trick(seat, card)
+        if value < 0:
+            return [{"type": "play", "seat": seat, "card": card.code}]
+        return self.trick_taken(seat, card, trick, value)
 
     def quiet_play(self, seat: int, card: Card) -> None:
         """``play_card`` without building events (``rollout``'s card play)."""
@@ -357,12 +362,18 @@ class PinochleGame(Game):
         """Put ``card`` on the trick; when the trick is complete, give it to its winner."""
         trick = self.trick
         value = self.put_on_trick(seat, card)
-        event: Event = {"type": "play", "seat": seat, "card": card.code}
         if value < 0:
-            return [event]
+            return [{"type": "play", "seat": seat, "card": card.code}]
+        return self.trick_taken(seat, card, trick, value)
+
+    def trick_taken(
+        self, seat: int, card: Card, trick: list[tuple[int, Card]], value: int
+    ) -> list[Event]:
+        """The events of ``seat``'s ``card`` completing ``trick`` (worth ``value``, now taken by
+        the leader), and whatever ``after_trick`` adds."""
         winner = self.leader
         events: list[Event] = [
-            event,
+            {"type": "play", "seat": seat, "card": card.code},
             {"type": "trick", "winner": winner, "cards": [c.code for _, c in trick], "points": value},
         ]
         more = self.after_trick(winner, value)
