@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, ClassVar
 
 from bot.engine.actions import Action, Kind, play
@@ -56,6 +57,18 @@ COUNT_OPTION = OptionSpec(
     "Counters: standard A11 10:10 K4 Q3 J2; tens-fives A,10=10 K,Q=5; tens A,10,K=10",
     ("standard", "tens-fives", "tens"),
 )
+
+
+@cache
+def partners_of(sides: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Each seat's partner with these ``sides``: opposite, or with three to a side the next
+    partner clockwise (the seat itself when it plays alone). Kept: every deal of a table asks."""
+    side_of = {seat: side for side in sides for seat in side}
+    return tuple(
+        side[(side.index(seat) + len(side) // 2) % len(side)]
+        for seat in sorted(side_of)
+        for side in (side_of[seat],)
+    )
 
 
 def unique_plays(cards: list[Card]) -> list[Action]:
@@ -142,11 +155,7 @@ class PinochleGame(Game):
 
     # ----- set-up ---------------------------------------------------------------------------
     def start(self) -> None:
-        self.partners: tuple[int, ...] = tuple(
-            side[(side.index(seat) + len(side) // 2) % len(side)]
-            for seat in range(self.players)
-            for side in (self.sides[self.side_of[seat]],)
-        )
+        self.partners: tuple[int, ...] = partners_of(self.sides)
         self.check_options()
         self.points: dict[Card, int] = self.counter_values()
         self.count_mode = str(self.options.get("count", "standard"))
