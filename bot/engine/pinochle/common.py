@@ -349,11 +349,10 @@ class PinochleGame(Game):
         self.hands[seat].remove(card)
         self.by_suit[seat * 4 + SUIT_INDEX[card.suit]].remove(card)
         # ``add_to_trick`` inlined: one call less on the hottest path of a deal.
-        trick = self.trick
         value = self.put_on_trick(seat, card)
         if value < 0:
             return [{"type": "play", "seat": seat, "card": card.code}]
-        return self.trick_taken(seat, card, trick, value)
+        return self.trick_taken(seat, card, value)
 
     def quiet_play(self, seat: int, card: Card) -> None:
         """``play_card`` without building events (``rollout``'s card play)."""
@@ -369,18 +368,16 @@ class PinochleGame(Game):
 
     def add_to_trick(self, seat: int, card: Card) -> list[Event]:
         """Put ``card`` on the trick; when the trick is complete, give it to its winner."""
-        trick = self.trick
         value = self.put_on_trick(seat, card)
         if value < 0:
             return [{"type": "play", "seat": seat, "card": card.code}]
-        return self.trick_taken(seat, card, trick, value)
+        return self.trick_taken(seat, card, value)
 
-    def trick_taken(
-        self, seat: int, card: Card, trick: list[tuple[int, Card]], value: int
-    ) -> list[Event]:
-        """The events of ``seat``'s ``card`` completing ``trick`` (worth ``value``, now taken by
-        the leader), and whatever ``after_trick`` adds."""
-        winner = self.leader
+    def trick_taken(self, seat: int, card: Card, value: int) -> list[Event]:
+        """The events of ``seat``'s ``card`` completing the trick just taken (``last_trick``, worth
+        ``value``), and whatever ``after_trick`` adds."""
+        assert self.last_trick is not None  # set by ``put_on_trick``
+        trick, winner = self.last_trick
         events: list[Event] = [
             {"type": "play", "seat": seat, "card": card.code},
             {"type": "trick", "winner": winner, "cards": [c.code for _, c in trick], "points": value},
