@@ -81,7 +81,8 @@ TRUMP_OF: dict[Suit, Action] = {suit: Action(Kind.TRUMP, suit=suit) for suit in 
 ASK_OF: dict[Suit, Action] = {suit: Action(Kind.ASK, suit=suit) for suit in Suit}
 """``ask S`` … by suit."""
 _PLAYS: dict[Card, Action] = {}
-_SINGLE: dict[tuple[Kind, Card], Action] = {}
+_SINGLE: dict[tuple[str, Card], Action] = {}
+"""Interned one-card actions by (kind's value, card): an Enum member hashes in Python, its value in C."""
 _BIDS: dict[int, Action] = {}
 _MELDS: dict[tuple[Card, ...], Action] = {}
 _INTERNED_BIDS = range(10_001)
@@ -121,9 +122,10 @@ def card_action(kind: Kind, card: Card) -> Action:
         return play(card)
     if kind is Kind.MELD:
         return meld_action((card,))
-    action = _SINGLE.get((kind, card))
+    key = (kind._value_, card)
+    action = _SINGLE.get(key)
     if action is None:
-        action = _SINGLE[(kind, card)] = Action(kind, cards=(card,))
+        action = _SINGLE[key] = Action(kind, cards=(card,))
     return action
 
 

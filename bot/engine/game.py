@@ -90,9 +90,12 @@ class Game(ABC):
         self._legal: list[Action] | None = None  # legal_actions(self._legal_seat), until an action
         self._legal_seat = -1
         self.sides: tuple[tuple[int, ...], ...] = self.make_sides()
-        self.side_of: tuple[int, ...] = tuple(
-            next(i for i, side in enumerate(self.sides) if seat in side) for seat in range(players)
-        )
+        side_of = [-1] * players
+        for index in range(len(self.sides) - 1, -1, -1):  # backwards: a seat's first side wins
+            for seat in self.sides[index]:
+                side_of[seat] = index
+        assert -1 not in side_of, "every seat plays on a side"
+        self.side_of: tuple[int, ...] = tuple(side_of)
         self.start()
 
     @classmethod
@@ -105,6 +108,8 @@ class Game(ABC):
         bot.engine.errors.EngineError: players must be a whole number from 2 to 7 for pitch; got 4.0
         """
         counts = cls.player_counts
+        if type(raw) is int and raw in counts:  # the usual case, without building the message
+            return raw
         if len(counts) == 1:
             allowed = str(counts[0])
         elif counts == tuple(range(counts[0], counts[-1] + 1)):

@@ -84,7 +84,7 @@ def given_options(
     """Only the options in ``given``, under their schema names and with checked values (what a
     server stores as its house rules); unknown names, a name given twice or bad values raise
     ``BadOption``."""
-    if given is None:
+    if not given and (given is None or type(given) is dict):  # nothing given (most games)
         return {}
     if not isinstance(given, Mapping):
         raise BadOption(f"options must be name=value pairs, e.g. target=21; got {given!r}")
@@ -118,10 +118,30 @@ def resolve_options(
     >>> resolve_options(specs, {"Target": "21"}, "pitch")
     {'target': 21}
     """
+    key: _ResolvedKey | None = None
+    if house is None and (given is None or type(given) is dict):
+        # Every game resolves its options, most with the same few: the answer is kept by the
+        # given names, values and value types (True is not 1 here) for these very specs.
+        try:
+            key = (id(specs), variant, tuple([(name, type(raw), raw) for name, raw in (given or {}).items()]))
+            kept = _RESOLVED.get(key)
+        except TypeError:  # an unhashable value: resolved (and refused) the long way
+            key = kept = None
+        if kept is not None and kept[0] is specs:
+            return dict(kept[1])
     resolved = {spec.name: spec.default for spec in specs}
     resolved.update(given_options(specs, house, variant))
     resolved.update(given_options(specs, given, variant))
+    if key is not None and len(_RESOLVED) < _RESOLVED_MAX:
+        _RESOLVED[key] = (specs, dict(resolved))
     return resolved
+
+
+_ResolvedKey = tuple[int, str, tuple[tuple[Any, type, Any], ...]]
+_RESOLVED: dict[_ResolvedKey, tuple[tuple[OptionSpec, ...], dict[str, Any]]] = {}
+"""``resolve_options`` answers by (id of the specs, variant, given items): the specs are kept with
+the answer, so an id reused by other specs is not mistaken for them."""
+_RESOLVED_MAX = 1024
 
 
 def parse_option_pairs(pairs: list[str]) -> dict[str, str]:

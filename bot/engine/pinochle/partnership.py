@@ -245,9 +245,7 @@ class PartnershipBase(PinochleGame):
     def _legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase is _PLAYING:
-            out = []
-            if seat == self.turn:
-                out = self.strict_play_actions(seat)
+            out = self.strict_play_actions(seat) if seat == self.turn else []
             if self.can_declare:
                 out.append(DECLARE_OUT)
             return out

@@ -119,9 +119,11 @@ class ThreeHand(PinochleGame):
             return []
         phase = self.phase
         if phase is _PLAYING:
-            if self.concede_open():
-                return [*self.strict_play_actions(seat), CONCEDE]
-            return self.strict_play_actions(seat)
+            # Only before the first lead may the bidder concede (``concede_open``): every later
+            # play is told apart without the call.
+            if (self.tricks or self.trick) or not self.concede_open():
+                return self.strict_play_actions(seat)
+            return [*self.strict_play_actions(seat), CONCEDE]
         if phase is _BIDDING:
             floor = self.high_bid + BID_STEP if self.high_bid else MIN_BID
             return [PASS, *(bid_action(n) for n in range(floor, MAX_BID + 1, BID_STEP))]

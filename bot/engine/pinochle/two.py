@@ -263,20 +263,22 @@ class TwoHand(PinochleGame):
         winner = self.leader
         loser = 1 - winner
         stock = self.stock
-        self.drew = [None, None]
-        self.drew[winner] = stock.pop()
+        won = stock.pop()
         if stock:
-            self.drew[loser] = stock.pop()
+            lost = stock.pop()
         else:
             assert self.turned is not None
-            self.drew[loser] = self.turned
+            lost = self.turned
             self.turned = None
-        for seat in (winner, loser):
-            card = self.drew[seat]
-            assert card is not None
-            self.hands[seat].append(card)
-        for seat in (winner, loser):
-            self.hands[seat].sort(key=SORT_KEY.__getitem__)
+        drew: list[Card | None] = [None, None]
+        drew[winner] = won
+        drew[loser] = lost
+        self.drew = drew
+        hands = self.hands
+        hands[winner].append(won)
+        hands[loser].append(lost)
+        hands[winner].sort(key=SORT_KEY.__getitem__)
+        hands[loser].sort(key=SORT_KEY.__getitem__)
         self.phase = _PLAYING
         self.set_turn(winner)
         events: list[Event] = [{"type": "draw", "stock": len(stock)}]

@@ -27,6 +27,7 @@ AWARD_ORDER = ("high", "low", "jack", "off-jack", "joker", "high-joker", "low-jo
 POINT_VALUE = {"three": 3}
 """Points worth more than 1."""
 HAND_SIZE = 6
+_RANKS = tuple(Rank)  # iterating an Enum class is slow: bound once for every deal's pack
 Award = tuple[str, int, Card | None]
 """A point of a finished deal: its name, the side it went to and the card that made it."""
 
@@ -66,7 +67,10 @@ class PitchBase(Game):
         return next(spec.default for spec in self.option_specs if spec.name == name)
 
     def pack(self) -> list[Card]:
-        return make_deck(tuple(Rank)) + list(self.trump_rules_for(self.options).joker_cards)
+        # ``start`` keeps the rules (a pack asked for before it, e.g. to check stacked decks, works
+        # them out).
+        rules = self.__dict__.get("trump_rules") or self.trump_rules_for(self.options)
+        return make_deck(_RANKS) + list(rules.joker_cards)
 
     @classmethod
     def trump_rules_for(cls, options: dict[str, Any]) -> TrumpRules:
@@ -97,7 +101,7 @@ class PitchBase(Game):
     def draw_for_dealer(self) -> list[dict[str, Any]]:
         """Everyone draws a card; the highest deals (tied high cards draw again)."""
         rng = random.Random(f"{self.name}/{self.seed}/first-dealer")
-        deck = make_deck(tuple(Rank))
+        deck = make_deck(_RANKS)
         rng.shuffle(deck)
         rounds: list[dict[str, Any]] = []
         drawing = list(range(self.players))
@@ -302,14 +306,22 @@ class PitchBase(Game):
 
     def play_card(self, seat: int, card: Card) -> list[Event]:
         self.hands[seat].remove(card)
-        events: list[Event] = []
+        play_event: Event = {"type": "play", "seat": seat, "card": card.code}
         if self.trump is None:
-            events.extend(self.pitched(card))
-        self.trick.append((seat, card))
-        events.append({"type": "play", "seat": seat, "card": card.code})
-        if self.phase is not _PLAYING:  # the pitcher names trump before the others play
-            return events
-        return events + self.next_player(seat)
+            events = self.pitched(card)
+            self.trick.append((seat, card))
+            events.append(play_event)
+            if self.phase is not _PLAYING:  # the pitcher names trump before the others play
+                return events
+        else:
+            trick = self.trick
+            trick.append((seat, card))
+            if len(trick) < self.players:  # the commonest play: the trick goes on (``next_player``)
+                self.turn = (seat + 1) % self.players
+                return [play_event]
+            events = [play_event]
+        events.extend(self.next_player(seat))
+        return events
 
     def pitched(self, card: Card) -> list[Event]:
         """The first card of the deal sets trump: its suit (variants with jokers decide more)."""
