@@ -81,6 +81,12 @@ class Dealer:
     (a search samples one position many times): the cards sorted, the room of each place, the
     cards each place cannot hold (``Place.monotone`` checks folded in), and the dealing plan."""
 
+    @classmethod
+    def for_holdings(cls, held: Iterable[Card], places: Sequence[Place]) -> Dealer:
+        """A dealer of the cards the ``places`` hold now (``held``), less the cards known to be in
+        them: the unseen cards are what is left to deal."""
+        return cls(multiset_minus(held, [card for place in places for card in place.known]), places)
+
     def __init__(self, pool: Iterable[Card], places: Sequence[Place]) -> None:
         cards = sorted(pool, key=_card_key)
         room = [place.size - len(place.known) for place in places]

@@ -186,9 +186,7 @@ class PartnershipPlan:
             places.append(place)
             owners.append(other)
             pool.extend(held)
-        for place in places:
-            pool = multiset_minus(pool, place.known)
-        self.dealer = Dealer(pool, places)
+        self.dealer = Dealer.for_holdings(pool, places)
         self.owners = owners
         self.giver = giver
         self.results = results
@@ -322,9 +320,7 @@ class ThreeHandPlan:
             places.append(Place(len(game.widow)))
             owners.append(-1)
             pool.extend(game.widow)
-        for place in places:
-            pool = multiset_minus(pool, place.known)
-        self.dealer = Dealer(pool, places)
+        self.dealer = Dealer.for_holdings(pool, places)
         self.owners = owners
 
 

@@ -19,7 +19,7 @@ from bot.engine.events import Phase
 from bot.engine.meld import count_meld, meld_total_counts
 from bot.engine.pinochle.common import SORT_KEY, STRENGTH
 from bot.engine.pinochle.worlds import at_least, cards_by_suit, deal_plays, whole_counts
-from bot.engine.sampling import Dealer, Place, multiset_minus
+from bot.engine.sampling import Dealer, Place
 
 if TYPE_CHECKING:
     from bot.engine.pinochle.double_deck.game import DoubleDeck
@@ -140,9 +140,7 @@ class DoubleDeckPlan:
             places.append(Place(len(held), list(now.elements()), forbidden[other], check, confirm, monotone))
             owners.append(other)
             pool.extend(held)
-        for place in places:
-            pool = multiset_minus(pool, place.known)
-        self.dealer = Dealer(pool, places)
+        self.dealer = Dealer.for_holdings(pool, places)
         self.owners = owners
         self.played = played
 
