@@ -189,7 +189,12 @@ async def test_a_table_whose_channel_is_gone_ends_without_a_result(fake: FakeDis
                 break
             await asyncio.sleep(0.02)
         assert bot.tables.table_in(int(fake.channel_id)) is None
-        record = await bot.store.games.load(table_id)
+        # The table leaves memory before the store's writer thread commits its end: wait for that.
+        for _ in range(200):
+            record = await bot.store.games.load(table_id)
+            if record.announced_at is not None:
+                break
+            await asyncio.sleep(0.02)
         assert record.status == "abandoned" and record.announced_at is not None
         assert await bot.store.boards.count(int(fake.guild_id)) == 0  # no result
 
