@@ -447,9 +447,13 @@ class Game(ABC):
         perform = self._perform
         play_card = self.rollout_play()
         legal_actions = self._legal_actions
+        # A variant's fused trick loop, where it has one (``rollout_tricks``).
+        tricks = None if type(self).rollout_tricks is Game.rollout_tricks else self.rollout_tricks
         self.rolling_out = True
         try:
             while self.outcome is None and self.deal_no == deal:
+                if tricks is not None and tricks(policy):
+                    continue
                 seat = self.to_act[0]
                 action = policy(self, seat, legal_actions(seat))
                 self._legal = None
@@ -460,6 +464,12 @@ class Game(ABC):
         finally:
             self.rolling_out = False
         return [after - was for after, was in zip(self.scores, before, strict=True)]
+
+    def rollout_tricks(self, policy: Policy) -> bool:
+        """``rollout``'s fast path for card play, where a variant has one: play on with ``policy``
+        (the same choices from the same ``legal`` lists, the same state after every step as
+        ``rollout``'s own loop) while the state allows it; False when it played nothing."""
+        return False
 
     def rollout_play(self) -> Callable[[int, Card], object]:
         """The card play ``rollout`` uses: ``play_card``, or a variant's own that builds no

@@ -132,6 +132,8 @@ class Dealer:
                     (i, Counter(place.known)) for i, place in enumerate(places) if place.known
                 ]
         self.plan = plan or _Plan(cards, places, room)
+        self.known_at = [(i, place.known) for i, place in enumerate(self.places) if place.known]
+        """Each place's known cards by place, put first in every deal."""
         self.checks = [(i, place.check) for i, place in enumerate(places) if place.check is not None]
         self.confirms = [(i, place.confirm) for i, place in enumerate(places) if place.confirm is not None]
 
@@ -146,30 +148,46 @@ class Dealer:
         After ``REJECT_TRIES`` failing deals, deals are repaired by swaps instead (a random walk:
         not uniform; ``MAX_TRIES`` in all); if none passes every test, an exhaustive search finds
         a deal (one exists whenever the constraints describe a real position)."""
-        places = self.places
         checks = self.checks
         confirms = self.confirms
         plan = self.plan
         known_counts = self.known_counts
-        for attempt in range(MAX_TRIES):
-            dealt = plan.deal(rng)
+        known_at = self.known_at
+        deal = plan.deal
+        for _attempt in range(REJECT_TRIES):  # the hot loop: plain rejection
+            dealt = deal(rng)
             if dealt is None:
                 continue
-            rejecting = attempt < REJECT_TRIES
-            if rejecting and known_counts and not _keep_with_known(dealt, known_counts, rng):
+            if known_counts and not _keep_with_known(dealt, known_counts, rng):
                 continue
-            for place, got in zip(places, dealt, strict=True):
-                if place.known:
-                    got[:0] = place.known
-            if rejecting:
-                if not all(check(dealt[i]) for i, check in checks):
-                    continue
+            for i, known in known_at:
+                dealt[i][:0] = known
+            for i, check in checks:
+                if not check(dealt[i]):
+                    break
             else:
-                failing = [i for i, check in checks if not check(dealt[i])]
-                if failing and not _repair(places, dealt, failing, rng):
-                    continue
-                if self.bounds and not _within_bounds(dealt, self.bounds):
-                    continue  # a repair moved a copy of a known card away
+                if not confirms or all(confirm(dealt[i]) for i, confirm in confirms):
+                    return dealt
+        return self._deal_repairing(rng)
+
+    def _deal_repairing(self, rng: random.Random) -> list[list[Card]]:
+        """``deal`` after ``REJECT_TRIES`` failing deals: deals repaired by swaps, then the
+        exhaustive search."""
+        places = self.places
+        checks = self.checks
+        confirms = self.confirms
+        known_at = self.known_at
+        for _attempt in range(REJECT_TRIES, MAX_TRIES):
+            dealt = self.plan.deal(rng)
+            if dealt is None:
+                continue
+            for i, known in known_at:
+                dealt[i][:0] = known
+            failing = [i for i, check in checks if not check(dealt[i])]
+            if failing and not _repair(places, dealt, failing, rng):
+                continue
+            if self.bounds and not _within_bounds(dealt, self.bounds):
+                continue  # a repair moved a copy of a known card away
             if all(confirm(dealt[i]) for i, confirm in confirms):
                 return dealt
         search_places = self.search_places
@@ -264,6 +282,11 @@ def _card_key(card: Card) -> int:
     return card.id
 
 
+_Choices = tuple[list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]], list[int]]
+"""A group's splits for ``_Plan._deal_exact``: each as its (place, count) parts and the room it
+leaves, with the running totals of the deals each leaves."""
+
+
 class _Plan:
     """How to deal ``cards`` into places with ``room``: the cards some place may not hold, grouped
     by the places they may go to, and the free cards, which may go anywhere.
@@ -303,12 +326,13 @@ class _Plan:
             else:
                 self.free.append(card)
         self.everywhere = everywhere
-        self.groups = [
+        self.groups: list[tuple[tuple[int, ...], tuple[int, ...], list[Card]]] = [
             (options, low, grouped[options, low, card])
             for options, low, card in sorted(
                 grouped, key=lambda key: (len(key[0]), key[0], key[1], _card_key(key[2]) if key[2] else -1)
             )
         ]
+        self.group_cards = [cards for _, _, cards in self.groups]
         self.splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]] = {}
         self.budget = COUNT_LIMIT
         try:
@@ -378,27 +402,49 @@ class _Plan:
         room = tuple(self.room)
         out: list[list[Card]] = [[] for _ in room]
         rand = rng.random
-        splits_at = self.splits
-        for group, (_, _, cards) in enumerate(self.groups):
-            splits, totals = splits_at[group, room]
-            if len(splits) == 1:
-                split = splits[0]
+        steps = self.steps
+        if steps is None:
+            steps = self.steps = self._steps()
+        for group, cards in enumerate(self.group_cards):
+            choices, totals = steps[group, room]
+            if len(choices) == 1:
+                parts, room = choices[0]
             else:
                 index = bisect_right(totals, rand() * totals[-1])
-                split = splits[min(index, len(splits) - 1)]
-            places = [i for i, count in enumerate(split) if count]
-            if len(places) == 1 or cards[0] is cards[-1]:
+                parts, room = choices[min(index, len(choices) - 1)]
+            if len(parts) == 1 or cards[0] is cards[-1]:
                 shuffled = cards  # all to one place, or copies of one card: no order to draw
             else:
                 shuffled = cards[:]
                 shuffled.sort(key=lambda _card: rand())
             start = 0
-            for i in places:
-                count = split[i]
-                out[i].extend(shuffled[start : start + count])
+            for i, count in parts:
+                out[i] += shuffled[start : start + count]
                 start += count
-            room = tuple(r - c for r, c in zip(room, split, strict=True))
-        self._deal_free(out, list(room), rng)
+        free = self.free[:]
+        free.sort(key=lambda _card: rand())  # as ``_deal_free`` (the same draws)
+        start = 0
+        for i, count in enumerate(room):
+            if count:
+                out[i] += free[start : start + count]
+                start += count
+        return out
+
+    steps: dict[tuple[int, tuple[int, ...]], _Choices] | None = None
+    """``splits`` ready for ``_deal_exact``: each split as its (place, count) parts with a count
+    and the room it leaves, beside the running totals (made at the first deal)."""
+
+    def _steps(self) -> dict[tuple[int, tuple[int, ...]], _Choices]:
+        out: dict[tuple[int, tuple[int, ...]], _Choices] = {}
+        for (group, room), (splits, totals) in self.splits.items():
+            choices = [
+                (
+                    tuple((i, count) for i, count in enumerate(split) if count),
+                    tuple(r - c for r, c in zip(room, split, strict=True)),
+                )
+                for split in splits
+            ]
+            out[group, room] = (choices, totals)
         return out
 
     def _deal_approximate(self, rng: random.Random) -> list[list[Card]] | None:

@@ -86,7 +86,15 @@ def meld_total_counts(counts: Sequence[int], trump: Suit | None, table: MeldTabl
     pairs = kings if kings < queens else queens
     royal = table.royal_marriage.values
     best = royal[pairs]
-    flushes = min(counts[tb + ri_a], counts[tb + ri_t], pairs, counts[tb + ri_j])
+    # ``min`` of four written out (a builtin call is dear here), stopping at the first zero.
+    flushes = pairs
+    if flushes:
+        n = counts[tb + ri_a]
+        flushes = n if n < flushes else flushes
+        n = counts[tb + ri_t]
+        flushes = n if n < flushes else flushes
+        n = counts[tb + ri_j]
+        flushes = n if n < flushes else flushes
     if flushes:
         flush = table.flush.values
         contains = table.flush_contains_royal
@@ -99,10 +107,18 @@ def meld_total_counts(counts: Sequence[int], trump: Suit | None, table: MeldTabl
         if dixes:
             total += dix.values[dixes]
     for r, values in table.around_values:
-        if counts[r]:
-            n = min(counts[r], counts[13 + r], counts[26 + r], counts[39 + r])
+        n = counts[r]
+        if n:
+            m = counts[13 + r]
+            n = m if m < n else n
             if n:
-                total += values[n]
+                m = counts[26 + r]
+                n = m if m < n else n
+                if n:
+                    m = counts[39 + r]
+                    n = m if m < n else n
+                    if n:
+                        total += values[n]
     n = counts[_QS]
     if n:
         m = counts[_JD]

@@ -41,6 +41,7 @@ POINTS: dict[str, dict[Card, int]] = {
 """Counter value per card for each counting option."""
 
 _MELD = Kind.MELD
+_PLAY_KIND = Kind.PLAY
 SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(Suit)}
 PLAY_OF: dict[Card, Action] = {card: play(card) for card in STRENGTH}
 """The interned ``play`` action of every pinochle card."""
@@ -366,6 +367,88 @@ class PinochleGame(Game):
         # Variants with a play of their own (two-hand's stock, double-deck) keep it.
         return self.quiet_play if type(self).play_card is PinochleGame.play_card else self.play_card
 
+    def rollout_extra(self) -> tuple[Action, ...] | None:
+        """The actions ``_legal_actions`` lists after the card plays of the seat to act in the play
+        phase now (declaring out, …); None where ``rollout_tricks`` must not play (by default)."""
+        return None
+
+    def rollout_tricks(  # noqa: C901  (one loop on purpose: every call saved counts in search)
+        self, policy: Callable[[Game, int, list[Action]], Action]
+    ) -> bool:
+        """``Game.rollout_tricks`` for the strict follow rules: ``strict_play_actions`` (with
+        ``rollout_extra``), ``quiet_play`` and ``put_on_trick`` fused into one loop, each step
+        leaving the state ``rollout``'s own loop would (search spends most of its time here)."""
+        if self.phase is not _PLAYING or type(self).play_card is not PinochleGame.play_card:
+            return False
+        extra = self.rollout_extra()
+        if extra is None:
+            return False
+        trump = self.trump
+        assert trump is not None
+        hands = self.hands
+        by_suit = self.by_suit
+        strength = STRENGTH
+        play_of = PLAY_OF
+        suit_index = SUIT_INDEX
+        players = self.players
+        trumps_at = suit_index[trump]
+        deal = self.deal_no
+        while True:
+            seat = self.turn
+            hand = hands[seat]
+            trick = self.trick
+            cards = hand
+            legal: list[Action] | None = None
+            if trick:
+                led = trick[0][1].suit
+                cards = by_suit[seat * 4 + suit_index[led]]
+                if not cards:
+                    cards = by_suit[seat * 4 + trumps_at] or hand
+                elif led is trump:
+                    legal = plays_above(cards, strength[self.win_card])  # type: ignore[index]
+            if not legal:
+                legal = []
+                prev = None
+                for card in cards:
+                    if card is not prev:
+                        legal.append(play_of[card])
+                        prev = card
+            if extra:
+                legal.extend(extra)
+            action = policy(self, seat, legal)
+            self._legal = None
+            if action.kind is not _PLAY_KIND:
+                self._perform(seat, action)
+                return True
+            card = action.cards[0]
+            hand.remove(card)
+            suit = card.suit
+            by_suit[seat * 4 + suit_index[suit]].remove(card)
+            # ``put_on_trick``, inlined.
+            trick.append((seat, card))
+            win = self.win_card
+            if win is None:
+                self.win_seat = seat
+                self.win_card = card
+            elif suit is win.suit:
+                if strength[card] > strength[win]:
+                    self.win_seat = seat
+                    self.win_card = card
+            elif suit is trump:
+                self.win_seat = seat
+                self.win_card = card
+            if len(trick) < players:
+                seat += 1
+                if seat == players:
+                    seat = 0
+                self.turn = seat
+                self.acting = (seat,)
+                continue
+            winner = self.win_seat
+            self.after_trick(winner, self.close_trick(trick, winner))
+            if self.outcome is not None or self.deal_no != deal or self.phase is not _PLAYING:
+                return True
+
     def add_to_trick(self, seat: int, card: Card) -> list[Event]:
         """Put ``card`` on the trick; when the trick is complete, give it to its winner."""
         value = self.put_on_trick(seat, card)
@@ -411,7 +494,10 @@ class PinochleGame(Game):
             self.turn = seat
             self.acting = (seat,)
             return -1
-        winner = self.win_seat
+        return self.close_trick(trick, self.win_seat)
+
+    def close_trick(self, trick: list[tuple[int, Card]], winner: int) -> int:
+        """Give the complete ``trick`` to ``winner`` (who is to lead next); return its value."""
         side = self.side_of[winner]
         points = self.points
         value = 0

@@ -262,6 +262,9 @@ class PartnershipBase(PinochleGame):
             return card_actions(Kind.GIVE, self.hands[seat])
         return []
 
+    def rollout_extra(self) -> tuple[Action, ...] | None:
+        return (DECLARE_OUT,) if self.can_declare else ()
+
     def _perform(self, seat: int, action: Action) -> list[Event]:
         if self.phase is _BIDDING:  # the commonest action after a card: a bid or a pass
             return self.take_bid(seat, action)

@@ -74,11 +74,20 @@ def meld_check(
     """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds the total
     of ``shown``: a sampled hand must not meld more (or less) than its owner showed (the melds
     themselves: ``meld_confirm``). The counts of ``played`` less ``minus`` are worked out once."""
-    counts_of = whole_counts(played, minus)
     total = shown.total
+    base = card_counts(played)
+    gone = [card.id for card in minus]
+    for card_id in gone:
+        base[card_id] -= 1
 
+    # ``whole_counts`` inlined: a sampler runs this check several times a world.
     def check(hand: list[Card]) -> bool:
-        return meld_total_counts(counts_of(hand), trump, table) == total
+        counts = base[:]
+        for card in hand:
+            counts[card.id] += 1
+        for card_id in gone:
+            counts[card_id] = max(counts[card_id], 0)
+        return meld_total_counts(counts, trump, table) == total
 
     return check
 
