@@ -63,10 +63,12 @@ class Place:
     """A slower, final test run once on a deal that passes every ``check`` (e.g. the melds
     themselves once the meld total matches)."""
     monotone: bool = False
-    """``check`` fails for every content holding one that fails (a hand's meld total only grows as
-    cards are added, so a hand that melds too much still does with more cards): then a card that
-    fails beside ``known`` alone is one the place cannot hold, and ``Dealer`` forbids it before
-    dealing. The same deals pass; far fewer are dealt only to fail."""
+    """``check`` tests a measure of the content that only grows as cards are added against a
+    fixed value (a hand's meld total against the meld shown), so a content that measures too
+    much still does with more cards: then a card that fails beside ``known`` alone is one the
+    place cannot hold, and ``Dealer`` forbids it before dealing; and a check that passes both with
+    ``known`` alone and with every card the place may hold passes every deal, and is not run. The
+    same deals pass; far fewer are dealt only to fail."""
 
 
 def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Random) -> list[list[Card]]:
@@ -134,7 +136,12 @@ class Dealer:
         self.plan = plan or _Plan(cards, places, room)
         self.known_at = [(i, place.known) for i, place in enumerate(self.places) if place.known]
         """Each place's known cards by place, put first in every deal."""
-        self.checks = [(i, place.check) for i, place in enumerate(places) if place.check is not None]
+        # A check every deal passes is left out (it changes no deal, and costs most of a deal).
+        self.checks = [
+            (i, place.check)
+            for i, place in enumerate(places)
+            if place.check is not None and not _always_passes(self.places[i], self.cards)
+        ]
         self.confirms = [(i, place.confirm) for i, place in enumerate(places) if place.confirm is not None]
 
     def deal(self, rng: random.Random) -> list[list[Card]]:
@@ -198,6 +205,18 @@ class Dealer:
             if found is not None:
                 return found
         raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _always_passes(place: Place, cards: list[Card]) -> bool:
+    """Whether ``place``'s ``monotone`` check passes for every content it can be dealt from
+    ``cards``: with its known cards alone and with every card of ``cards`` it may hold added. A
+    monotone check's measure (a meld total) only grows as cards are added, so every content in
+    between measures the same and passes too."""
+    check = place.check
+    if check is None or not place.monotone or not check(place.known):
+        return False
+    forbidden = place.forbidden
+    return check([*place.known, *(card for card in cards if card not in forbidden)])
 
 
 def _within_bounds(dealt: list[list[Card]], bounds: dict[Card, tuple[int, ...]]) -> bool:

@@ -18,7 +18,7 @@ from bot.engine.meld import (
     count_meld,
     count_meld_counts,
     meld_total,
-    meld_total_counts,
+    meld_totaller,
 )
 from bot.engine.pinochle.common import SORT_KEY, STRENGTH
 from bot.engine.sampling import Dealer, Place, deal_unseen, multiset_minus
@@ -80,6 +80,8 @@ def meld_check(
     for card_id in gone:
         base[card_id] -= 1
 
+    total_of = meld_totaller(trump, table)
+
     # ``whole_counts`` inlined: a sampler runs this check several times a world.
     def check(hand: list[Card]) -> bool:
         counts = base[:]
@@ -87,7 +89,7 @@ def meld_check(
             counts[card.id] += 1
         for card_id in gone:
             counts[card_id] = max(counts[card_id], 0)
-        return meld_total_counts(counts, trump, table) == total
+        return total_of(counts) == total
 
     return check
 
