@@ -295,14 +295,17 @@ class Game(ABC):
             return list(self.decks[deal_no - 1])
         return None
 
-    def copy(self) -> Self:
+    def copy(self, rebuilt: tuple[str, ...] = ()) -> Self:
         """A cheap independent copy (lists copied two levels deep; cards are immutable).
 
         A list attribute holds either lists (hands, a suit index) or no lists at all (cards,
         tricks as tuples, the log), so its first item says which copy it needs. Search copies
-        games millions of times: this is kept to exact type tests and slices."""
+        games millions of times: this is kept to exact type tests and slices. The attributes
+        named in ``rebuilt`` are not copied but set to None: the caller sets them anew."""
         new = object.__new__(type(self))
         state = self.__dict__.copy()
+        for key in rebuilt:
+            state[key] = None
         for key, value in state.items():
             kind = type(value)
             if kind is list:
@@ -331,7 +334,7 @@ class Game(ABC):
             raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
         if self.outcome is None:
             self.sampling_plan(seat)  # kept on this game: the world below starts with it
-        world = self.copy()
+        world = self.copy(self.world_rebuilt())
         world.log = []
         world.decks = ()
         world.seed = rng.randrange(2**53)
@@ -341,6 +344,11 @@ class Game(ABC):
             world.redeal_unseen(seat, rng)
         world._plans = None
         return world
+
+    def world_rebuilt(self) -> tuple[str, ...]:
+        """The attributes ``sample_world`` sets anew in a world (``redeal_unseen`` rebuilds them
+        from the dealt hands), so that its copy need not copy them: the log, and a variant's own."""
+        return ("log",)
 
     _plans: dict[int, object] | None = None
     """``sampling_plan`` by seat, kept until the next action (like the legal actions)."""

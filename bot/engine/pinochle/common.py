@@ -43,6 +43,8 @@ POINTS: dict[str, dict[Card, int]] = {
 _MELD = Kind.MELD
 _PLAY_KIND = Kind.PLAY
 SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(Suit)}
+SUIT_OF_CARD: dict[Card, int] = {card: SUIT_INDEX[card.suit] for card in STRENGTH}
+"""``SUIT_INDEX`` of each card's suit (one lookup)."""
 PLAY_OF: dict[Card, Action] = {card: play(card) for card in STRENGTH}
 """The interned ``play`` action of every pinochle card."""
 
@@ -291,11 +293,13 @@ class PinochleGame(Game):
         ``by_suit[seat * 4 + suit index]`` is that seat's cards of that suit, highest first (a flat
         list of lists, so ``Game.copy`` copies it fully)."""
         by_suit: list[list[Card]] = []
+        suit_at = SUIT_OF_CARD
+        sort_key = SORT_KEY.__getitem__
         for hand in self.hands:
-            hand.sort(key=SORT_KEY.__getitem__)
+            hand.sort(key=sort_key)
             suits: list[list[Card]] = [[], [], [], []]
             for card in hand:
-                suits[SUIT_INDEX[card.suit]].append(card)
+                suits[suit_at[card]].append(card)
             by_suit.extend(suits)
         self.by_suit = by_suit
 
@@ -390,6 +394,7 @@ class PinochleGame(Game):
         strength = STRENGTH
         play_of = PLAY_OF
         suit_index = SUIT_INDEX
+        suit_of_card = SUIT_OF_CARD
         players = self.players
         trumps_at = suit_index[trump]
         deal = self.deal_no
@@ -400,8 +405,9 @@ class PinochleGame(Game):
             cards = hand
             legal: list[Action] | None = None
             if trick:
-                led = trick[0][1].suit
-                cards = by_suit[seat * 4 + suit_index[led]]
+                lead = trick[0][1]
+                led = lead.suit
+                cards = by_suit[seat * 4 + suit_of_card[lead]]
                 if not cards:
                     cards = by_suit[seat * 4 + trumps_at] or hand
                 elif led is trump:
@@ -423,7 +429,7 @@ class PinochleGame(Game):
             card = action.cards[0]
             hand.remove(card)
             suit = card.suit
-            by_suit[seat * 4 + suit_index[suit]].remove(card)
+            by_suit[seat * 4 + suit_of_card[card]].remove(card)
             # ``put_on_trick``, inlined.
             trick.append((seat, card))
             win = self.win_card

@@ -262,6 +262,10 @@ class PartnershipBase(PinochleGame):
             return card_actions(Kind.GIVE, self.hands[seat])
         return []
 
+    def world_rebuilt(self) -> tuple[str, ...]:
+        # ``redeal_partnership`` indexes the hands by suit anew in the play.
+        return ("log", "by_suit") if self.phase is _PLAYING else ("log",)
+
     def rollout_extra(self) -> tuple[Action, ...] | None:
         return (DECLARE_OUT,) if self.can_declare else ()
 

@@ -212,16 +212,22 @@ def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> 
     results = plan.results
     giver = plan.giver
     dealt = plan.dealer.deal(rng)
+    sort_key = SORT_KEY.__getitem__
+    hands = game.hands
     for other, cards in zip(plan.owners, dealt, strict=True):
         if other == giver:
             rng.shuffle(cards)
             count = len(game.giving)
-            game.giving = sorted(cards[:count], key=SORT_KEY.__getitem__)
+            game.giving = sorted(cards[:count], key=sort_key)
             cards = cards[count:]
-        game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
+        cards.sort(key=sort_key)
+        hands[other] = cards
         if results is not None:
-            whole = multiset_minus(game.hands[other] + plan.played[other], plan.minus[other])
-            game.meld_hands[other] = tuple(sorted(whole, key=SORT_KEY.__getitem__))
+            minus = plan.minus[other]
+            whole = cards + plan.played[other]
+            if minus:
+                whole = multiset_minus(whole, minus)
+            game.meld_hands[other] = tuple(sorted(whole, key=sort_key))
     if results is not None:
         game.melds = list(results)
     redo_passes(game, seat, rng)
