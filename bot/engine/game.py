@@ -23,6 +23,8 @@ from bot.engine.options import OptionSpec, resolve_options, whole_number
 Policy = Callable[["Game", int, list[Action]], Action]
 """A rollout policy: ``policy(game, seat, legal) -> action`` (one of ``legal``)."""
 _PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
+_copy_list = list.copy
+_SEED_BITS = 53
 
 
 @dataclass(frozen=True)
@@ -310,7 +312,7 @@ class Game(ABC):
             kind = type(value)
             if kind is list:
                 if value and type(value[0]) is list:
-                    state[key] = [item[:] for item in value]
+                    state[key] = list(map(_copy_list, value))
                 else:
                     state[key] = value[:]
             elif kind is dict:
@@ -337,7 +339,11 @@ class Game(ABC):
         world = self.copy(self.world_rebuilt())
         world.log = []
         world.decks = ()
-        world.seed = rng.randrange(2**53)
+        # ``rng.randrange(2**53)`` written out (its Python layers cost a µs a world): the same draws.
+        seed = rng.getrandbits(_SEED_BITS + 1)
+        while seed >> _SEED_BITS:
+            seed = rng.getrandbits(_SEED_BITS + 1)
+        world.seed = seed
         world._legal = None
         world._legal_seat = -1
         if world.outcome is None:

@@ -292,11 +292,16 @@ class PinochleGame(Game):
 
         ``by_suit[seat * 4 + suit index]`` is that seat's cards of that suit, highest first (a flat
         list of lists, so ``Game.copy`` copies it fully)."""
-        by_suit: list[list[Card]] = []
-        suit_at = SUIT_OF_CARD
         sort_key = SORT_KEY.__getitem__
         for hand in self.hands:
             hand.sort(key=sort_key)
+        self.index_suits()
+
+    def index_suits(self) -> None:
+        """``start_strict_play``'s suit index of hands already sorted."""
+        by_suit: list[list[Card]] = []
+        suit_at = SUIT_OF_CARD
+        for hand in self.hands:
             suits: list[list[Card]] = [[], [], [], []]
             for card in hand:
                 suits[suit_at[card]].append(card)

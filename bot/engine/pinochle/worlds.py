@@ -232,7 +232,8 @@ def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> 
         game.melds = list(results)
     redo_passes(game, seat, rng)
     if game.phase is Phase.PLAY:
-        game.start_strict_play()
+        hands[seat].sort(key=sort_key)  # the others' were sorted as dealt
+        game.index_suits()
 
 
 def redo_passes(game: PartnershipBase, seat: int, rng: random.Random) -> None:
