@@ -29,6 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from math import comb, factorial
+from typing import Any
 
 from bot.engine.cards import Card
 from bot.engine.errors import EngineError
@@ -301,9 +302,8 @@ def _card_key(card: Card) -> int:
     return card.id
 
 
-_Choices = tuple[list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]], list[int]]
-"""A group's splits for ``_Plan._deal_exact``: each as its (place, count) parts and the room it
-leaves, with the running totals of the deals each leaves."""
+_Node = tuple[list[tuple[tuple[tuple[int, int], ...], bool, Any]], list[int]] | tuple[int, ...]
+"""``_Plan._tree``: a group's splits with what follows each, or the room left after the last group."""
 
 
 class _Plan:
@@ -418,24 +418,23 @@ class _Plan:
         return self._deal_approximate(rng)
 
     def _deal_exact(self, rng: random.Random) -> list[list[Card]]:
-        room = tuple(self.room)
-        out: list[list[Card]] = [[] for _ in room]
+        out: list[list[Card]] = [[] for _ in self.room]
         rand = rng.random
-        steps = self.steps
-        if steps is None:
-            steps = self.steps = self._steps()
-        for group, cards in enumerate(self.group_cards):
-            choices, totals = steps[group, room]
+        node: Any = self.tree  # a _Node: the group's splits, after the last the room left
+        if node is None:
+            node = self.tree = self._tree(0, tuple(self.room), {})
+        for cards in self.group_cards:
+            choices, totals = node
             if len(choices) == 1:
-                parts, room = choices[0]
+                parts, shuffle, node = choices[0]
             else:
                 index = bisect_right(totals, rand() * totals[-1])
-                parts, room = choices[min(index, len(choices) - 1)]
-            if len(parts) == 1 or cards[0] is cards[-1]:
-                shuffled = cards  # all to one place, or copies of one card: no order to draw
-            else:
+                parts, shuffle, node = choices[min(index, len(choices) - 1)]
+            if shuffle:
                 shuffled = cards[:]
                 shuffled.sort(key=lambda _card: rand())
+            else:
+                shuffled = cards  # all to one place, or copies of one card: no order to draw
             start = 0
             for i, count in parts:
                 out[i] += shuffled[start : start + count]
@@ -443,28 +442,37 @@ class _Plan:
         free = self.free[:]
         free.sort(key=lambda _card: rand())  # as ``_deal_free`` (the same draws)
         start = 0
-        for i, count in enumerate(room):
+        for i, count in enumerate(node):
             if count:
                 out[i] += free[start : start + count]
                 start += count
         return out
 
-    steps: dict[tuple[int, tuple[int, ...]], _Choices] | None = None
-    """``splits`` ready for ``_deal_exact``: each split as its (place, count) parts with a count
-    and the room it leaves, beside the running totals (made at the first deal)."""
+    tree: _Node | None = None
+    """``splits`` ready for ``_deal_exact`` (made at the first deal): see ``_tree``."""
 
-    def _steps(self) -> dict[tuple[int, tuple[int, ...]], _Choices]:
-        out: dict[tuple[int, tuple[int, ...]], _Choices] = {}
-        for (group, room), (splits, totals) in self.splits.items():
-            choices = [
-                (
-                    tuple((i, count) for i, count in enumerate(split) if count),
-                    tuple(r - c for r, c in zip(room, split, strict=True)),
-                )
-                for split in splits
-            ]
-            out[group, room] = (choices, totals)
-        return out
+    def _tree(
+        self, group: int, room: tuple[int, ...], made: dict[tuple[int, tuple[int, ...]], _Node]
+    ) -> _Node:
+        """The splits of ``groups[group]`` into ``room`` as (choices, running totals), each choice
+        its (place, count) parts, whether its cards need shuffling, and what follows: the next
+        group's splits, or after the last group the room left for the free cards (``made``: the
+        nodes made so far, shared where splits lead to the same room)."""
+        if group == len(self.groups):
+            return room
+        kept = made.get((group, room))
+        if kept is not None:
+            return kept
+        cards = self.group_cards[group]
+        splits, totals = self.splits[group, room]
+        choices: list[tuple[tuple[tuple[int, int], ...], bool, _Node]] = []
+        for split in splits:
+            parts = tuple((i, count) for i, count in enumerate(split) if count)
+            rest = tuple(r - c for r, c in zip(room, split, strict=True))
+            shuffle = len(parts) > 1 and cards[0] is not cards[-1]
+            choices.append((parts, shuffle, self._tree(group + 1, rest, made)))
+        node = made[group, room] = (choices, totals)
+        return node
 
     def _deal_approximate(self, rng: random.Random) -> list[list[Card]] | None:
         """The constrained cards first, most constrained first, each to a place drawn in
