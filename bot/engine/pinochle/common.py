@@ -401,6 +401,7 @@ class PinochleGame(Game):
         suit_index = SUIT_INDEX
         suit_of_card = SUIT_OF_CARD
         players = self.players
+        alone = [(seat,) for seat in range(players)]  # ``acting`` of each seat
         trumps_at = suit_index[trump]
         deal = self.deal_no
         while True:
@@ -453,7 +454,7 @@ class PinochleGame(Game):
                 if seat == players:
                     seat = 0
                 self.turn = seat
-                self.acting = (seat,)
+                self.acting = alone[seat]
                 continue
             winner = self.win_seat
             self.after_trick(winner, self.close_trick(trick, winner))
@@ -545,11 +546,16 @@ class PinochleGame(Game):
         self.outcome = outcome
         self.phase = _OVER
         self.acting = ()
+        if self.rolling_out:
+            return []  # nothing reads a rollout's events
         return [{"type": "game_over", **outcome.to_json()}]
 
     def win(self, sides: list[int] | tuple[int, ...], reason: str) -> Outcome:
-        winners = tuple(seat for side in sides for seat in self.sides[side])
-        return Outcome(tuple(sides), tuple(sorted(winners)), tuple(self.scores), reason)
+        winners: list[int] = []
+        for side in sides:
+            winners += self.sides[side]
+        winners.sort()
+        return Outcome(tuple(sides), tuple(winners), tuple(self.scores), reason)
 
     def check_target(self) -> Outcome | None:
         """After a deal: one side at the target wins; several raise it by 250 (and play goes on)."""

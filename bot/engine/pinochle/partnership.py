@@ -351,8 +351,7 @@ class PartnershipBase(PinochleGame):
         self.history.append(summary)
         outcome = self.auction_end(bidding) if self.is_auction() else self.check_target()
         if self.rolling_out and outcome is not None:
-            self.finish(outcome)
-            return []  # nothing reads a rollout's events
+            return self.finish(outcome)  # no events: nothing reads a rollout's
         events: list[Event] = [{"type": "deal_scored", **summary}]
         if outcome is not None:
             return events + self.finish(outcome)
