@@ -141,6 +141,26 @@ def sample_micros(variant: str, players: int, *, first: bool, rounds: int = 5) -
     return (time.perf_counter() - start) / (rounds * len(positions)) * 1e6
 
 
+def rollout_micros(variant: str, players: int, rounds: int = 5) -> float:
+    """Mean µs of one ``rollout`` (random legal choices) of a world sampled at the mid-deal
+    positions (the worlds are sampled before the clock starts)."""
+    positions = mid_deal_positions(variant, players)
+    rng = random.Random(6)
+    rand = rng.random
+
+    def policy(game: Game, seat: int, legal: list[Action]) -> Action:
+        return legal[int(rand() * len(legal))]
+
+    spent = 0.0
+    for _ in range(rounds):
+        worlds = [game.sample_world(game.to_act[0], rng) for game in positions]
+        start = time.perf_counter()
+        for world in worlds:
+            world.rollout(policy)
+        spent += time.perf_counter() - start
+    return spent / (rounds * len(positions)) * 1e6
+
+
 def reference(deck: int, seconds: float) -> float | None:
     if not REFERENCE.exists():
         return None
@@ -255,6 +275,8 @@ def main() -> None:
     )
     first, later = (sample_micros("pinochle-4", 4, first=cold) for cold in (True, False))
     print(f"pinochle-4 sample_world: {first:.0f} µs first in a position, {later:.0f} µs later (kept plan)")
+    rollout = rollout_micros("pinochle-4", 4)
+    print(f"pinochle-4 rollout of a sampled world to the deal's end: {rollout:.0f} µs")
     headline("double-deck", 80, args.seconds, lambda seconds: played_deals_per_second("double-deck", seconds))
     listed = meld_hands_per_second(args.seconds, detail=True)
     totals = meld_hands_per_second(args.seconds, detail=False)

@@ -23,6 +23,8 @@ from bot.engine.options import OptionSpec, resolve_options, whole_number
 Policy = Callable[["Game", int, list[Action]], Action]
 """A rollout policy: ``policy(game, seat, legal) -> action`` (one of ``legal``)."""
 _PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
+_copy_list = list.copy
+_SEED_BITS = 53
 
 
 @dataclass(frozen=True)
@@ -295,19 +297,22 @@ class Game(ABC):
             return list(self.decks[deal_no - 1])
         return None
 
-    def copy(self) -> Self:
+    def copy(self, rebuilt: tuple[str, ...] = ()) -> Self:
         """A cheap independent copy (lists copied two levels deep; cards are immutable).
 
         A list attribute holds either lists (hands, a suit index) or no lists at all (cards,
         tricks as tuples, the log), so its first item says which copy it needs. Search copies
-        games millions of times: this is kept to exact type tests and slices."""
+        games millions of times: this is kept to exact type tests and slices. The attributes
+        named in ``rebuilt`` are not copied but set to None: the caller sets them anew."""
         new = object.__new__(type(self))
         state = self.__dict__.copy()
+        for key in rebuilt:
+            state[key] = None
         for key, value in state.items():
             kind = type(value)
             if kind is list:
                 if value and type(value[0]) is list:
-                    state[key] = [item[:] for item in value]
+                    state[key] = list(map(_copy_list, value))
                 else:
                     state[key] = value[:]
             elif kind is dict:
@@ -331,16 +336,25 @@ class Game(ABC):
             raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
         if self.outcome is None:
             self.sampling_plan(seat)  # kept on this game: the world below starts with it
-        world = self.copy()
+        world = self.copy(self.world_rebuilt())
         world.log = []
         world.decks = ()
-        world.seed = rng.randrange(2**53)
+        # ``rng.randrange(2**53)`` written out (its Python layers cost a µs a world): the same draws.
+        seed = rng.getrandbits(_SEED_BITS + 1)
+        while seed >> _SEED_BITS:
+            seed = rng.getrandbits(_SEED_BITS + 1)
+        world.seed = seed
         world._legal = None
         world._legal_seat = -1
         if world.outcome is None:
             world.redeal_unseen(seat, rng)
         world._plans = None
         return world
+
+    def world_rebuilt(self) -> tuple[str, ...]:
+        """The attributes ``sample_world`` sets anew in a world (``redeal_unseen`` rebuilds them
+        from the dealt hands), so that its copy need not copy them: the log, and a variant's own."""
+        return ("log",)
 
     _plans: dict[int, object] | None = None
     """``sampling_plan`` by seat, kept until the next action (like the legal actions)."""
@@ -447,9 +461,13 @@ class Game(ABC):
         perform = self._perform
         play_card = self.rollout_play()
         legal_actions = self._legal_actions
+        # A variant's fused trick loop, where it has one (``rollout_tricks``).
+        tricks = None if type(self).rollout_tricks is Game.rollout_tricks else self.rollout_tricks
         self.rolling_out = True
         try:
             while self.outcome is None and self.deal_no == deal:
+                if tricks is not None and tricks(policy):
+                    continue
                 seat = self.to_act[0]
                 action = policy(self, seat, legal_actions(seat))
                 self._legal = None
@@ -460,6 +478,12 @@ class Game(ABC):
         finally:
             self.rolling_out = False
         return [after - was for after, was in zip(self.scores, before, strict=True)]
+
+    def rollout_tricks(self, policy: Policy) -> bool:
+        """``rollout``'s fast path for card play, where a variant has one: play on with ``policy``
+        (the same choices from the same ``legal`` lists, the same state after every step as
+        ``rollout``'s own loop) while the state allows it; False when it played nothing."""
+        return False
 
     def rollout_play(self) -> Callable[[int, Card], object]:
         """The card play ``rollout`` uses: ``play_card``, or a variant's own that builds no

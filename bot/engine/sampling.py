@@ -29,6 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from math import comb, factorial
+from typing import Any
 
 from bot.engine.cards import Card
 from bot.engine.errors import EngineError
@@ -63,10 +64,12 @@ class Place:
     """A slower, final test run once on a deal that passes every ``check`` (e.g. the melds
     themselves once the meld total matches)."""
     monotone: bool = False
-    """``check`` fails for every content holding one that fails (a hand's meld total only grows as
-    cards are added, so a hand that melds too much still does with more cards): then a card that
-    fails beside ``known`` alone is one the place cannot hold, and ``Dealer`` forbids it before
-    dealing. The same deals pass; far fewer are dealt only to fail."""
+    """``check`` tests a measure of the content that only grows as cards are added against a
+    fixed value (a hand's meld total against the meld shown), so a content that measures too
+    much still does with more cards: then a card that fails beside ``known`` alone is one the
+    place cannot hold, and ``Dealer`` forbids it before dealing; and a check that passes both with
+    ``known`` alone and with every card the place may hold passes every deal, and is not run. The
+    same deals pass; far fewer are dealt only to fail."""
 
 
 def deal_unseen(pool: Iterable[Card], places: Sequence[Place], rng: random.Random) -> list[list[Card]]:
@@ -132,7 +135,14 @@ class Dealer:
                     (i, Counter(place.known)) for i, place in enumerate(places) if place.known
                 ]
         self.plan = plan or _Plan(cards, places, room)
-        self.checks = [(i, place.check) for i, place in enumerate(places) if place.check is not None]
+        self.known_at = [(i, place.known) for i, place in enumerate(self.places) if place.known]
+        """Each place's known cards by place, put first in every deal."""
+        # A check every deal passes is left out (it changes no deal, and costs most of a deal).
+        self.checks = [
+            (i, place.check)
+            for i, place in enumerate(places)
+            if place.check is not None and not _always_passes(self.places[i], self.cards)
+        ]
         self.confirms = [(i, place.confirm) for i, place in enumerate(places) if place.confirm is not None]
 
     def deal(self, rng: random.Random) -> list[list[Card]]:
@@ -146,30 +156,46 @@ class Dealer:
         After ``REJECT_TRIES`` failing deals, deals are repaired by swaps instead (a random walk:
         not uniform; ``MAX_TRIES`` in all); if none passes every test, an exhaustive search finds
         a deal (one exists whenever the constraints describe a real position)."""
-        places = self.places
         checks = self.checks
         confirms = self.confirms
         plan = self.plan
         known_counts = self.known_counts
-        for attempt in range(MAX_TRIES):
-            dealt = plan.deal(rng)
+        known_at = self.known_at
+        deal = plan.deal
+        for _attempt in range(REJECT_TRIES):  # the hot loop: plain rejection
+            dealt = deal(rng)
             if dealt is None:
                 continue
-            rejecting = attempt < REJECT_TRIES
-            if rejecting and known_counts and not _keep_with_known(dealt, known_counts, rng):
+            if known_counts and not _keep_with_known(dealt, known_counts, rng):
                 continue
-            for place, got in zip(places, dealt, strict=True):
-                if place.known:
-                    got[:0] = place.known
-            if rejecting:
-                if not all(check(dealt[i]) for i, check in checks):
-                    continue
+            for i, known in known_at:
+                dealt[i][:0] = known
+            for i, check in checks:
+                if not check(dealt[i]):
+                    break
             else:
-                failing = [i for i, check in checks if not check(dealt[i])]
-                if failing and not _repair(places, dealt, failing, rng):
-                    continue
-                if self.bounds and not _within_bounds(dealt, self.bounds):
-                    continue  # a repair moved a copy of a known card away
+                if not confirms or all(confirm(dealt[i]) for i, confirm in confirms):
+                    return dealt
+        return self._deal_repairing(rng)
+
+    def _deal_repairing(self, rng: random.Random) -> list[list[Card]]:
+        """``deal`` after ``REJECT_TRIES`` failing deals: deals repaired by swaps, then the
+        exhaustive search."""
+        places = self.places
+        checks = self.checks
+        confirms = self.confirms
+        known_at = self.known_at
+        for _attempt in range(REJECT_TRIES, MAX_TRIES):
+            dealt = self.plan.deal(rng)
+            if dealt is None:
+                continue
+            for i, known in known_at:
+                dealt[i][:0] = known
+            failing = [i for i, check in checks if not check(dealt[i])]
+            if failing and not _repair(places, dealt, failing, rng):
+                continue
+            if self.bounds and not _within_bounds(dealt, self.bounds):
+                continue  # a repair moved a copy of a known card away
             if all(confirm(dealt[i]) for i, confirm in confirms):
                 return dealt
         search_places = self.search_places
@@ -180,6 +206,18 @@ class Dealer:
             if found is not None:
                 return found
         raise EngineError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _always_passes(place: Place, cards: list[Card]) -> bool:
+    """Whether ``place``'s ``monotone`` check passes for every content it can be dealt from
+    ``cards``: with its known cards alone and with every card of ``cards`` it may hold added. A
+    monotone check's measure (a meld total) only grows as cards are added, so every content in
+    between measures the same and passes too."""
+    check = place.check
+    if check is None or not place.monotone or not check(place.known):
+        return False
+    forbidden = place.forbidden
+    return check([*place.known, *(card for card in cards if card not in forbidden)])
 
 
 def _within_bounds(dealt: list[list[Card]], bounds: dict[Card, tuple[int, ...]]) -> bool:
@@ -264,6 +302,10 @@ def _card_key(card: Card) -> int:
     return card.id
 
 
+_Node = tuple[list[tuple[tuple[tuple[int, int], ...], bool, Any]], list[int]] | tuple[int, ...]
+"""``_Plan._tree``: a group's splits with what follows each, or the room left after the last group."""
+
+
 class _Plan:
     """How to deal ``cards`` into places with ``room``: the cards some place may not hold, grouped
     by the places they may go to, and the free cards, which may go anywhere.
@@ -303,12 +345,13 @@ class _Plan:
             else:
                 self.free.append(card)
         self.everywhere = everywhere
-        self.groups = [
+        self.groups: list[tuple[tuple[int, ...], tuple[int, ...], list[Card]]] = [
             (options, low, grouped[options, low, card])
             for options, low, card in sorted(
                 grouped, key=lambda key: (len(key[0]), key[0], key[1], _card_key(key[2]) if key[2] else -1)
             )
         ]
+        self.group_cards = [cards for _, _, cards in self.groups]
         self.splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]] = {}
         self.budget = COUNT_LIMIT
         try:
@@ -375,31 +418,61 @@ class _Plan:
         return self._deal_approximate(rng)
 
     def _deal_exact(self, rng: random.Random) -> list[list[Card]]:
-        room = tuple(self.room)
-        out: list[list[Card]] = [[] for _ in room]
+        out: list[list[Card]] = [[] for _ in self.room]
         rand = rng.random
-        splits_at = self.splits
-        for group, (_, _, cards) in enumerate(self.groups):
-            splits, totals = splits_at[group, room]
-            if len(splits) == 1:
-                split = splits[0]
+        node: Any = self.tree  # a _Node: the group's splits, after the last the room left
+        if node is None:
+            node = self.tree = self._tree(0, tuple(self.room), {})
+        for cards in self.group_cards:
+            choices, totals = node
+            if len(choices) == 1:
+                parts, shuffle, node = choices[0]
             else:
                 index = bisect_right(totals, rand() * totals[-1])
-                split = splits[min(index, len(splits) - 1)]
-            places = [i for i, count in enumerate(split) if count]
-            if len(places) == 1 or cards[0] is cards[-1]:
-                shuffled = cards  # all to one place, or copies of one card: no order to draw
-            else:
+                parts, shuffle, node = choices[min(index, len(choices) - 1)]
+            if shuffle:
                 shuffled = cards[:]
                 shuffled.sort(key=lambda _card: rand())
+            else:
+                shuffled = cards  # all to one place, or copies of one card: no order to draw
             start = 0
-            for i in places:
-                count = split[i]
-                out[i].extend(shuffled[start : start + count])
+            for i, count in parts:
+                out[i] += shuffled[start : start + count]
                 start += count
-            room = tuple(r - c for r, c in zip(room, split, strict=True))
-        self._deal_free(out, list(room), rng)
+        free = self.free[:]
+        free.sort(key=lambda _card: rand())  # as ``_deal_free`` (the same draws)
+        start = 0
+        for i, count in enumerate(node):
+            if count:
+                out[i] += free[start : start + count]
+                start += count
         return out
+
+    tree: _Node | None = None
+    """``splits`` ready for ``_deal_exact`` (made at the first deal): see ``_tree``."""
+
+    def _tree(
+        self, group: int, room: tuple[int, ...], made: dict[tuple[int, tuple[int, ...]], _Node]
+    ) -> _Node:
+        """The splits of ``groups[group]`` into ``room`` as (choices, running totals), each choice
+        its (place, count) parts, whether its cards need shuffling, and what follows: the next
+        group's splits, or after the last group the room left for the free cards (``made``: the
+        nodes made so far, shared where splits lead to the same room)."""
+        if group == len(self.groups):
+            return room
+        kept = made.get((group, room))
+        if kept is not None:
+            return kept
+        cards = self.group_cards[group]
+        splits, totals = self.splits[group, room]
+        choices: list[tuple[tuple[tuple[int, int], ...], bool, _Node]] = []
+        for split in splits:
+            parts = tuple((i, count) for i, count in enumerate(split) if count)
+            rest = tuple(r - c for r, c in zip(room, split, strict=True))
+            shuffle = len(parts) > 1 and cards[0] is not cards[-1]
+            choices.append((parts, shuffle, self._tree(group + 1, rest, made)))
+        node = made[group, room] = (choices, totals)
+        return node
 
     def _deal_approximate(self, rng: random.Random) -> list[list[Card]] | None:
         """The constrained cards first, most constrained first, each to a place drawn in

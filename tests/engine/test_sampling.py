@@ -8,6 +8,7 @@ from __future__ import annotations
 import pickle
 import random
 from collections import Counter
+from dataclasses import replace
 from itertools import combinations
 
 from bot.engine import Card, Rank, Suit, new_game
@@ -57,6 +58,19 @@ def test_forbidding_a_monotone_checks_failing_cards_keeps_the_passing_deals() ->
     assert forbidden == {Card(S, N), Card(S, Q)}
     assert passing_deals(pool, dealer.search_places) == passing_deals(pool, places)
     assert passing_deals(pool, places)  # the test is not empty
+
+
+def test_a_check_every_deal_passes_is_not_run_and_one_that_can_fail_is() -> None:
+    pool, places = small_position()
+    assert [i for i, _ in Dealer(pool, places).checks] == [0]  # a second heart marriage can come
+    # Without the heart marriage and pinochle cards in the pool, nothing can add meld: every deal
+    # passes, and the check is not run (the deals are the same without it).
+    quiet = [Card(D, T), Card(C, A), Card(D, T), Card(C, A), Card(H, T), Card(H, T), Card(C, T), Card(C, T)]
+    dealer = Dealer(quiet, places)
+    assert dealer.checks == []
+    assert all(places[0].check(dealer.deal(random.Random(seed))[0]) for seed in range(20))  # type: ignore[misc]
+    # Not monotone: no such proof, the check is run.
+    assert Dealer(quiet, [replace(places[0], monotone=False), places[1]]).checks
 
 
 def test_dealt_deals_are_uniform_among_the_passing_deals() -> None:

@@ -31,7 +31,14 @@ hand at once) and ``plan`` (two-hand melding); this module is its face.
 
 from __future__ import annotations
 
-from bot.engine.meld.counter import card_counts, count_meld, count_meld_counts, meld_total, meld_total_counts
+from bot.engine.meld.counter import (
+    card_counts,
+    count_meld,
+    count_meld_counts,
+    meld_total,
+    meld_total_counts,
+    meld_totaller,
+)
 from bot.engine.meld.model import (
     AROUND_RANKS,
     DIAMOND_JACK,
@@ -87,5 +94,6 @@ __all__ = [
     "identify",
     "meld_total",
     "meld_total_counts",
+    "meld_totaller",
     "plan_meld",
 ]

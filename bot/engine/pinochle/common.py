@@ -41,7 +41,10 @@ POINTS: dict[str, dict[Card, int]] = {
 """Counter value per card for each counting option."""
 
 _MELD = Kind.MELD
+_PLAY_KIND = Kind.PLAY
 SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(Suit)}
+SUIT_OF_CARD: dict[Card, int] = {card: SUIT_INDEX[card.suit] for card in STRENGTH}
+"""``SUIT_INDEX`` of each card's suit (one lookup)."""
 PLAY_OF: dict[Card, Action] = {card: play(card) for card in STRENGTH}
 """The interned ``play`` action of every pinochle card."""
 
@@ -289,12 +292,19 @@ class PinochleGame(Game):
 
         ``by_suit[seat * 4 + suit index]`` is that seat's cards of that suit, highest first (a flat
         list of lists, so ``Game.copy`` copies it fully)."""
-        by_suit: list[list[Card]] = []
+        sort_key = SORT_KEY.__getitem__
         for hand in self.hands:
-            hand.sort(key=SORT_KEY.__getitem__)
+            hand.sort(key=sort_key)
+        self.index_suits()
+
+    def index_suits(self) -> None:
+        """``start_strict_play``'s suit index of hands already sorted."""
+        by_suit: list[list[Card]] = []
+        suit_at = SUIT_OF_CARD
+        for hand in self.hands:
             suits: list[list[Card]] = [[], [], [], []]
             for card in hand:
-                suits[SUIT_INDEX[card.suit]].append(card)
+                suits[suit_at[card]].append(card)
             by_suit.extend(suits)
         self.by_suit = by_suit
 
@@ -366,6 +376,91 @@ class PinochleGame(Game):
         # Variants with a play of their own (two-hand's stock, double-deck) keep it.
         return self.quiet_play if type(self).play_card is PinochleGame.play_card else self.play_card
 
+    def rollout_extra(self) -> tuple[Action, ...] | None:
+        """The actions ``_legal_actions`` lists after the card plays of the seat to act in the play
+        phase now (declaring out, …); None where ``rollout_tricks`` must not play (by default)."""
+        return None
+
+    def rollout_tricks(  # noqa: C901  (one loop on purpose: every call saved counts in search)
+        self, policy: Callable[[Game, int, list[Action]], Action]
+    ) -> bool:
+        """``Game.rollout_tricks`` for the strict follow rules: ``strict_play_actions`` (with
+        ``rollout_extra``), ``quiet_play`` and ``put_on_trick`` fused into one loop, each step
+        leaving the state ``rollout``'s own loop would (search spends most of its time here)."""
+        if self.phase is not _PLAYING or type(self).play_card is not PinochleGame.play_card:
+            return False
+        extra = self.rollout_extra()
+        if extra is None:
+            return False
+        trump = self.trump
+        assert trump is not None
+        hands = self.hands
+        by_suit = self.by_suit
+        strength = STRENGTH
+        play_of = PLAY_OF
+        suit_index = SUIT_INDEX
+        suit_of_card = SUIT_OF_CARD
+        players = self.players
+        alone = [(seat,) for seat in range(players)]  # ``acting`` of each seat
+        trumps_at = suit_index[trump]
+        deal = self.deal_no
+        while True:
+            seat = self.turn
+            hand = hands[seat]
+            trick = self.trick
+            cards = hand
+            legal: list[Action] | None = None
+            if trick:
+                lead = trick[0][1]
+                led = lead.suit
+                cards = by_suit[seat * 4 + suit_of_card[lead]]
+                if not cards:
+                    cards = by_suit[seat * 4 + trumps_at] or hand
+                elif led is trump:
+                    legal = plays_above(cards, strength[self.win_card])  # type: ignore[index]
+            if not legal:
+                legal = []
+                prev = None
+                for card in cards:
+                    if card is not prev:
+                        legal.append(play_of[card])
+                        prev = card
+            if extra:
+                legal.extend(extra)
+            action = policy(self, seat, legal)
+            self._legal = None
+            if action.kind is not _PLAY_KIND:
+                self._perform(seat, action)
+                return True
+            card = action.cards[0]
+            hand.remove(card)
+            suit = card.suit
+            by_suit[seat * 4 + suit_of_card[card]].remove(card)
+            # ``put_on_trick``, inlined.
+            trick.append((seat, card))
+            win = self.win_card
+            if win is None:
+                self.win_seat = seat
+                self.win_card = card
+            elif suit is win.suit:
+                if strength[card] > strength[win]:
+                    self.win_seat = seat
+                    self.win_card = card
+            elif suit is trump:
+                self.win_seat = seat
+                self.win_card = card
+            if len(trick) < players:
+                seat += 1
+                if seat == players:
+                    seat = 0
+                self.turn = seat
+                self.acting = alone[seat]
+                continue
+            winner = self.win_seat
+            self.after_trick(winner, self.close_trick(trick, winner))
+            if self.outcome is not None or self.deal_no != deal or self.phase is not _PLAYING:
+                return True
+
     def add_to_trick(self, seat: int, card: Card) -> list[Event]:
         """Put ``card`` on the trick; when the trick is complete, give it to its winner."""
         value = self.put_on_trick(seat, card)
@@ -411,7 +506,10 @@ class PinochleGame(Game):
             self.turn = seat
             self.acting = (seat,)
             return -1
-        winner = self.win_seat
+        return self.close_trick(trick, self.win_seat)
+
+    def close_trick(self, trick: list[tuple[int, Card]], winner: int) -> int:
+        """Give the complete ``trick`` to ``winner`` (who is to lead next); return its value."""
         side = self.side_of[winner]
         points = self.points
         value = 0
@@ -448,11 +546,16 @@ class PinochleGame(Game):
         self.outcome = outcome
         self.phase = _OVER
         self.acting = ()
+        if self.rolling_out:
+            return []  # nothing reads a rollout's events
         return [{"type": "game_over", **outcome.to_json()}]
 
     def win(self, sides: list[int] | tuple[int, ...], reason: str) -> Outcome:
-        winners = tuple(seat for side in sides for seat in self.sides[side])
-        return Outcome(tuple(sides), tuple(sorted(winners)), tuple(self.scores), reason)
+        winners: list[int] = []
+        for side in sides:
+            winners += self.sides[side]
+        winners.sort()
+        return Outcome(tuple(sides), tuple(winners), tuple(self.scores), reason)
 
     def check_target(self) -> Outcome | None:
         """After a deal: one side at the target wins; several raise it by 250 (and play goes on)."""

@@ -262,6 +262,13 @@ class PartnershipBase(PinochleGame):
             return card_actions(Kind.GIVE, self.hands[seat])
         return []
 
+    def world_rebuilt(self) -> tuple[str, ...]:
+        # ``redeal_partnership`` indexes the hands by suit anew in the play.
+        return ("log", "by_suit") if self.phase is _PLAYING else ("log",)
+
+    def rollout_extra(self) -> tuple[Action, ...] | None:
+        return (DECLARE_OUT,) if self.can_declare else ()
+
     def _perform(self, seat: int, action: Action) -> list[Event]:
         if self.phase is _BIDDING:  # the commonest action after a card: a bid or a pass
             return self.take_bid(seat, action)
@@ -310,7 +317,11 @@ class PartnershipBase(PinochleGame):
 
     def score_deal(self) -> list[Event]:
         sides = range(len(self.sides))
-        totals = [self.side_deal_total(side) for side in sides]
+        # ``side_deal_total`` of each side, its parts kept for the summary (search ends a deal in
+        # every rollout).
+        counted = [self.counted(taken) for taken in self.taken]
+        meld_counted = [self.side_meld[s] if self.tricks_won[s] else 0 for s in sides]
+        totals = [meld + more for meld, more in zip(meld_counted, counted, strict=True)]
         changes = totals[:]
         made: bool | None = None
         bidding = self.side_of[self.bidder] if self.bidder is not None else None
@@ -328,9 +339,9 @@ class PartnershipBase(PinochleGame):
             "bid": self.high_bid or None,
             "made": made,
             "meld": self.side_meld[:],
-            "meld_counted": [self.side_meld[s] if self.tricks_won[s] else 0 for s in sides],
+            "meld_counted": meld_counted,
             "counters": self.taken[:],
-            "counted": [self.counted(t) for t in self.taken],
+            "counted": counted,
             "tricks_won": self.tricks_won[:],
             "last_trick": self.last_trick_side,
             "changes": changes,
@@ -338,8 +349,10 @@ class PartnershipBase(PinochleGame):
         }
         self.last_deal = summary
         self.history.append(summary)
-        events: list[Event] = [{"type": "deal_scored", **summary}]
         outcome = self.auction_end(bidding) if self.is_auction() else self.check_target()
+        if self.rolling_out and outcome is not None:
+            return self.finish(outcome)  # no events: nothing reads a rollout's
+        events: list[Event] = [{"type": "deal_scored", **summary}]
         if outcome is not None:
             return events + self.finish(outcome)
         self.dealer = (self.dealer + 1) % self.players

@@ -135,6 +135,10 @@ class ThreeHand(PinochleGame):
             return [*card_actions(Kind.BURY, self.buryable(seat)), CONCEDE]
         return []
 
+    def rollout_extra(self) -> tuple[Action, ...] | None:
+        # Before the first lead the bidder may concede: the slow loop plays that lead.
+        return () if self.tricks or self.trick else None
+
     def concede_open(self) -> bool:
         """Whether the bidder, who leads, may still concede: after burying, until the first lead
         (§5: "after seeing the widow the bidder may concede")."""

@@ -18,7 +18,7 @@ from bot.engine.meld import (
     count_meld,
     count_meld_counts,
     meld_total,
-    meld_total_counts,
+    meld_totaller,
 )
 from bot.engine.pinochle.common import SORT_KEY, STRENGTH
 from bot.engine.sampling import Dealer, Place, deal_unseen, multiset_minus
@@ -74,11 +74,22 @@ def meld_check(
     """A test that a hand (now) with ``played`` back in it and ``minus`` taken out melds the total
     of ``shown``: a sampled hand must not meld more (or less) than its owner showed (the melds
     themselves: ``meld_confirm``). The counts of ``played`` less ``minus`` are worked out once."""
-    counts_of = whole_counts(played, minus)
     total = shown.total
+    base = card_counts(played)
+    gone = [card.id for card in minus]
+    for card_id in gone:
+        base[card_id] -= 1
 
+    total_of = meld_totaller(trump, table)
+
+    # ``whole_counts`` inlined: a sampler runs this check several times a world.
     def check(hand: list[Card]) -> bool:
-        return meld_total_counts(counts_of(hand), trump, table) == total
+        counts = base[:]
+        for card in hand:
+            counts[card.id] += 1
+        for card_id in gone:
+            counts[card_id] = max(counts[card_id], 0)
+        return total_of(counts) == total
 
     return check
 
@@ -201,21 +212,28 @@ def redeal_partnership(game: PartnershipBase, seat: int, rng: random.Random) -> 
     results = plan.results
     giver = plan.giver
     dealt = plan.dealer.deal(rng)
+    sort_key = SORT_KEY.__getitem__
+    hands = game.hands
     for other, cards in zip(plan.owners, dealt, strict=True):
         if other == giver:
             rng.shuffle(cards)
             count = len(game.giving)
-            game.giving = sorted(cards[:count], key=SORT_KEY.__getitem__)
+            game.giving = sorted(cards[:count], key=sort_key)
             cards = cards[count:]
-        game.hands[other] = sorted(cards, key=SORT_KEY.__getitem__)
+        cards.sort(key=sort_key)
+        hands[other] = cards
         if results is not None:
-            whole = multiset_minus(game.hands[other] + plan.played[other], plan.minus[other])
-            game.meld_hands[other] = tuple(sorted(whole, key=SORT_KEY.__getitem__))
+            minus = plan.minus[other]
+            whole = cards + plan.played[other]
+            if minus:
+                whole = multiset_minus(whole, minus)
+            game.meld_hands[other] = tuple(sorted(whole, key=sort_key))
     if results is not None:
         game.melds = list(results)
     redo_passes(game, seat, rng)
     if game.phase is Phase.PLAY:
-        game.start_strict_play()
+        hands[seat].sort(key=sort_key)  # the others' were sorted as dealt
+        game.index_suits()
 
 
 def redo_passes(game: PartnershipBase, seat: int, rng: random.Random) -> None:

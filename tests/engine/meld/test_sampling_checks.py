@@ -19,6 +19,7 @@ from bot.engine.meld import (
     count_meld,
     meld_total,
     meld_total_counts,
+    meld_totaller,
 )
 from bot.engine.pinochle.common import RANKS_48, RANKS_64
 from bot.engine.pinochle.double_deck import RANKS_80, double_deck_table
@@ -58,6 +59,7 @@ def test_the_total_from_counts_is_the_general_counters(
     cards = hand + extra
     assert meld_total_counts(card_counts(cards), trump, table) == count_meld(cards, trump, table).total
     assert meld_total(cards, trump, table) == count_meld(cards, trump, table).total
+    assert meld_totaller(trump, table)(card_counts(cards)) == count_meld(cards, trump, table).total
 
 
 @settings(max_examples=600, deadline=None)
