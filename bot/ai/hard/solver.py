@@ -1,0 +1,274 @@
+"""An exact solver for pinochle trick play when every hand is known (double dummy).
+
+Alpha-beta minimax over the tricks left, with a transposition table keyed on the hands left, the
+seat to play and the trick so far, the table's best card tried first, and equivalent cards played
+once (identical copies, and touching ranks of one suit worth the same counters when no card held by
+another seat or lying in the trick ranks between them).
+
+The follow rules are the engine's strict ones (``PinochleGame.strict_playable``): follow suit; on
+a trump lead beat the best trump when able; void in the led suit, trump when able (no duty to
+over-trump a plain trick already trumped); else anything. A tie goes to the card played first.
+
+A position's value is what the counters of the tricks still to be taken (the current one included,
+and the last-trick bonus) give the mover's side minus what they give the other side. Cards are small
+ints: ``suit index * 8 + strength - 1`` (A highest), so within a suit a larger int is a higher card.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.engine import Card, Game
+from bot.engine.pinochle.common import LAST_TRICK, STRENGTH, SUIT_INDEX
+
+_CODE_OF: dict[Card, int] = {card: SUIT_INDEX[card.suit] * 8 + STRENGTH[card] - 1 for card in STRENGTH}
+_CARD_OF: dict[int, Card] = {code: card for card, code in _CODE_OF.items()}
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class OutOfTime(Exception):
+    """The solve passed its deadline (``Solver.deadline``)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved position: ``value`` for the side to move, and a ``card`` reaching it."""
+
+    value: int
+    card: Card
+    nodes: int
+
+
+class Solver:
+    """Solves trick play from one position (build one per position; ``solve`` it)."""
+
+    CHECK_EVERY = 2048
+    """Nodes searched between looks at the clock."""
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[Card]],
+        trick: Sequence[tuple[int, Card]],
+        to_play: int,
+        *,
+        trump_index: int,
+        points: Mapping[Card, int],
+        side_of: Sequence[int],
+        last_trick: int = LAST_TRICK,
+        deadline: float | None = None,
+    ) -> None:
+        self.players = len(hands)
+        self.trump = trump_index
+        self.side_of = tuple(side_of)
+        self.last_bonus = last_trick
+        self.value_of = [0] * 32
+        for card, code in _CODE_OF.items():
+            self.value_of[code] = points.get(card, 0)
+        self.hands = [tuple(sorted((_CODE_OF[c] for c in hand), reverse=True)) for hand in hands]
+        self.trick = [(seat, _CODE_OF[card]) for seat, card in trick]
+        self.to_play = to_play
+        self.table: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        self.nodes = 0
+        self.deadline = deadline
+        self.next_check = self.CHECK_EVERY
+
+    # ----- the rules -------------------------------------------------------------------------
+    def legal(self, hand: tuple[int, ...], trick: list[tuple[int, int]], win: int) -> list[int]:
+        """The distinct cards of ``hand`` that may be played to ``trick`` (``win``: its best card)."""
+        if trick:
+            led = trick[0][1] >> 3
+            cards = [c for c in hand if c >> 3 == led]
+            if cards:
+                if led == self.trump:
+                    higher = [c for c in cards if c > win]
+                    if higher:
+                        cards = higher
+            else:
+                trump = self.trump
+                cards = [c for c in hand if c >> 3 == trump] or list(hand)
+        else:
+            cards = list(hand)
+        out: list[int] = []
+        prev = -1
+        for c in cards:  # hands are sorted high to low, so copies are neighbours
+            if c != prev:
+                out.append(c)
+                prev = c
+        return out
+
+    def collapse(
+        self, cards: list[int], seat: int, hands: list[tuple[int, ...]], trick: list[tuple[int, int]]
+    ) -> list[int]:
+        """``cards`` (distinct, high to low) without those equivalent to a higher one kept: same
+        suit and counter value, and no card of another seat or of the trick ranking between."""
+        if len(cards) < 2:
+            return cards
+        blockers = {c for s, hand in enumerate(hands) if s != seat for c in hand}
+        blockers.update(c for _, c in trick)
+        value_of = self.value_of
+        out = [cards[0]]
+        last = cards[0]
+        for c in cards[1:]:
+            kept = out[-1]
+            # ``kept`` stands for a run down to ``last``: ``c`` joins it when nothing lies between.
+            same = c >> 3 == last >> 3 and value_of[c] == value_of[kept]
+            if not (same and not any(b in blockers for b in range(c + 1, last))):
+                out.append(c)
+            last = c
+        return out
+
+    # ----- the search ------------------------------------------------------------------------
+    def solve(self) -> Solution:
+        """The value of the position for the side to move, and a best card."""
+        hands = list(self.hands)
+        trick = list(self.trick)
+        win = self.best_of(trick)
+        value_of = self.value_of
+        bound = sum(value_of[c] for hand in hands for c in hand) + sum(value_of[c] for _, c in trick)
+        bound += self.last_bonus
+        value, card = self.search(hands, trick, win, self.to_play, -bound - 1, bound + 1)
+        mover_side = self.side_of[self.to_play]
+        side_value = value if mover_side == 0 else -value
+        return Solution(side_value, _CARD_OF[card], self.nodes)
+
+    def best_of(self, trick: list[tuple[int, int]]) -> int:
+        win = -1
+        for _, c in trick:
+            win = c if win < 0 else self.beats(c, win)
+        return win
+
+    def beats(self, card: int, win: int) -> int:
+        """The best card after ``card`` is played onto a trick whose best is ``win``."""
+        if card >> 3 == win >> 3:
+            return card if card > win else win
+        if card >> 3 == self.trump:
+            return card
+        return win
+
+    def search(  # noqa: C901, PLR0917 - the hot loop, kept in one frame
+        self,
+        hands: list[tuple[int, ...]],
+        trick: list[tuple[int, int]],
+        win: int,
+        seat: int,
+        alpha: int,
+        beta: int,
+    ) -> tuple[int, int]:
+        """Minimax value (side 0's counters minus side 1's, from here) and best card of ``seat``
+        to play, within (alpha, beta) (fail-soft)."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.next_check += self.CHECK_EVERY
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime
+        key = (*hands, seat, *trick)
+        entry = self.table.get(key)
+        hint = -1
+        if entry is not None:
+            kind, stored, hint = entry
+            if kind == _EXACT:
+                return stored, hint
+            if kind == _LOWER:
+                if stored >= beta:
+                    return stored, hint
+                alpha = max(alpha, stored)
+            elif stored <= alpha:
+                return stored, hint
+            else:
+                beta = min(beta, stored)
+        hand = hands[seat]
+        cards = self.collapse(self.legal(hand, trick, win), seat, hands, trick)
+        cards = self.order(cards, trick, win, seat, hint)
+        maximizing = self.side_of[seat] == 0
+        best = -10_000 if maximizing else 10_000
+        best_card = cards[0]
+        a, b = alpha, beta
+        players = self.players
+        value_of = self.value_of
+        for c in cards:
+            index = hand.index(c)
+            hands[seat] = hand[:index] + hand[index + 1 :]
+            new_win = c if not trick else self.beats(c, win)
+            if len(trick) + 1 < players:
+                value, _ = self.search(hands, [*trick, (seat, c)], new_win, (seat + 1) % players, a, b)
+            else:
+                winner = seat
+                for s, played in trick:
+                    if played == new_win:
+                        winner = s
+                        break
+                points = value_of[c] + sum(value_of[p] for _, p in trick)
+                if not hands[seat]:
+                    points += self.last_bonus
+                    rest = 0
+                else:
+                    gain = self.signed(points, winner)
+                    rest, _ = self.search(hands, [], -1, winner, a - gain, b - gain)
+                value = self.signed(points, winner) + rest
+            hands[seat] = hand
+            if maximizing:
+                if value > best:
+                    best, best_card = value, c
+                    a = max(a, value)
+            elif value < best:
+                best, best_card = value, c
+                b = min(b, value)
+            if a >= b:
+                break
+        if best <= alpha:
+            kind = _UPPER
+        elif best >= beta:
+            kind = _LOWER
+        else:
+            kind = _EXACT
+        self.table[key] = (kind, best, best_card)
+        return best, best_card
+
+    def signed(self, points: int, winner: int) -> int:
+        return points if self.side_of[winner] == 0 else -points
+
+    def order(
+        self, cards: list[int], trick: list[tuple[int, int]], win: int, seat: int, hint: int
+    ) -> list[int]:
+        """Likely best first: the table's card, then (following) cheap winners before the rest,
+        or (leading) high cards first."""
+        if trick:
+            value_of = self.value_of
+            partner_wins = self.side_of[self.winner_of(trick, win)] == self.side_of[seat]
+
+            def key(c: int) -> tuple[int, int]:
+                takes = self.beats(c, win) == c and c != win
+                if partner_wins:
+                    return (0, -value_of[c]) if not takes else (1, value_of[c])
+                return (0, c & 7) if takes else (1, value_of[c])
+
+            cards = sorted(cards, key=key)
+        if hint in cards and cards[0] != hint:
+            cards.remove(hint)
+            cards.insert(0, hint)
+        return cards
+
+    @staticmethod
+    def winner_of(trick: list[tuple[int, int]], win: int) -> int:
+        for seat, c in trick:
+            if c == win:
+                return seat
+        raise AssertionError("the best card is not in the trick")
+
+
+def solver_for(game: Game, world: Game, seat: int, deadline: float | None = None) -> Solver:
+    """A solver for ``seat``'s move in ``world`` (a world of ``game`` whose hands are all known)."""
+    trump = world.trump_suit()
+    assert trump is not None
+    return Solver(
+        [world.hand(s) for s in range(world.players)],
+        world.trick_plays(),
+        seat,
+        trump_index=SUIT_INDEX[trump],
+        points=game.points,  # type: ignore[attr-defined]
+        side_of=[world.side_of[s] for s in range(world.players)],
+        deadline=deadline,
+    )
