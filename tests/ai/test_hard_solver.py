@@ -4,10 +4,12 @@ that minimax through the engine itself finds."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
-from bot.ai.hard.solver import Solver, solver_for
+from bot.ai.hard import HardPlayer
+from bot.ai.hard.solver import Solver, known_world, solve_known, solver_for
 from bot.engine import Game, Kind, new_game
 from bot.engine.cards import Card
 from bot.engine.events import Phase
@@ -106,3 +108,56 @@ def test_equivalent_cards_are_played_once() -> None:
     )
     cards = solver.collapse(solver.legal(solver.hands[0], [], -1), 0, solver.hands, [])
     assert sorted(card_of(c).code for c in cards) == sorted(["AS", "KH", "9H", "7H"])
+
+
+def outcome_of(game: Game, seat: int, card: Card) -> int:
+    """``seat``'s side's counters minus the other's at the deal's end after ``card`` and best play on."""
+    side = game.side_of[seat]
+    world = game.copy()
+    world.rolling_out = True
+    world.apply(seat, next(a for a in game.legal_actions(seat) if a.cards and a.cards[0] is card))
+    if world.phase is Phase.PLAYOFF and world.hand(world.to_act[0]):
+        return engine_minimax(world, side)
+    taken = world.last_deal["counters"]  # type: ignore[index]
+    return int(taken[side] - taken[1 - side])
+
+
+@pytest.mark.parametrize("seed", [16, 47, 58])
+def test_hard_plays_the_exact_best_card_in_the_playoff(seed: int) -> None:
+    # Three tricks left; in these deals the sampled search (the old way) played a card worth 18-20
+    # counters less than the best, which minimax through the engine proves.
+    game = playoff_position(seed, 3)
+    seat = game.to_act[0]
+    cards = {a.cards[0] for a in game.legal_actions(seat) if a.kind is Kind.PLAY}
+    best = max(outcome_of(game, seat, card) for card in cards)
+    advice = HardPlayer(7).advise(game, seat)
+    assert outcome_of(game, seat, advice.action.cards[0]) == best
+    assert "every card known" in advice.reason
+    assert any(outcome_of(game, seat, card) < best for card in cards)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_world_of_the_playoff_is_the_true_deal(seed: int) -> None:
+    game = playoff_position(seed, 1 + seed % 12)
+    seat = game.to_act[0]
+    world = known_world(game, seat, random.Random(seed), tries=4)
+    assert world is not None
+    for other in range(2):
+        assert sorted(c.code for c in world.hand(other)) == sorted(c.code for c in game.hand(other))
+
+
+def test_no_known_world_while_the_stock_lasts() -> None:
+    game = new_game("pinochle-2", seed=3, options={"match": "deal"})
+    assert known_world(game, game.to_act[0], random.Random(1)) is None
+    four = new_game("pinochle-4", seed=3, options={"match": "deal"})
+    assert known_world(four, four.to_act[0], random.Random(1)) is None
+
+
+def test_a_solve_past_its_deadline_gives_way_to_the_search() -> None:
+    game = playoff_position(5, 12)
+    seat = game.to_act[0]
+    assert solve_known(game, seat, random.Random(1), deadline=0.0) is None
+    assert solve_known(game, seat, random.Random(1), deadline=time.perf_counter() + 60) is not None
+    # hard still answers (by sampled search) when the solve cannot finish in its share.
+    advice = HardPlayer(3, budget=0.002).advise(game, seat)
+    assert "every card known" not in advice.reason

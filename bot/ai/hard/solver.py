@@ -16,12 +16,14 @@ ints: ``suit index * 8 + strength - 1`` (A highest), so within a suit a larger i
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.engine import Card, Game
-from bot.engine.pinochle.common import LAST_TRICK, STRENGTH, SUIT_INDEX
+from bot.engine.events import Phase
+from bot.engine.pinochle.common import LAST_TRICK, SORT_KEY, STRENGTH, SUIT_INDEX
 
 _CODE_OF: dict[Card, int] = {card: SUIT_INDEX[card.suit] * 8 + STRENGTH[card] - 1 for card in STRENGTH}
 _CARD_OF: dict[int, Card] = {code: card for card, code in _CODE_OF.items()}
@@ -272,3 +274,34 @@ def solver_for(game: Game, world: Game, seat: int, deadline: float | None = None
         side_of=[world.side_of[s] for s in range(world.players)],
         deadline=deadline,
     )
+
+
+SOLVE_SHARE = 0.5
+"""Share of the decision's budget an exact solve may take before the sampled search takes over."""
+
+
+def known_world(game: Game, seat: int, rng: random.Random, tries: int = 2) -> Game | None:
+    """A world of ``game`` as ``seat`` sees it when every hand in it is known to the seat (two-hand
+    pinochle's playoff: the seat's own hand, the cards played and the stock's end tell the other
+    hand), else None. Checked, not assumed: worlds sampled with different draws must agree."""
+    if game.name != "pinochle-2" or getattr(game, "phase", None) is not Phase.PLAYOFF:
+        return None
+    world = game.sample_world(seat, rng)
+    hands = [sorted(world.hand(s), key=SORT_KEY.__getitem__) for s in range(world.players)]
+    for _ in range(tries - 1):
+        other = game.sample_world(seat, rng)
+        if [sorted(other.hand(s), key=SORT_KEY.__getitem__) for s in range(other.players)] != hands:
+            return None
+    return world
+
+
+def solve_known(game: Game, seat: int, rng: random.Random, deadline: float) -> Solution | None:
+    """The exact best card for ``seat`` when every hand is known (``known_world``), or None when they
+    are not or the solve would end after ``deadline`` (``time.perf_counter`` seconds)."""
+    world = known_world(game, seat, rng)
+    if world is None:
+        return None
+    try:
+        return solver_for(game, world, seat, deadline).solve()
+    except OutOfTime:
+        return None
