@@ -9,7 +9,7 @@ import time
 import pytest
 
 from bot.ai.hard import HardPlayer
-from bot.ai.hard.solver import Solver, known_world, solve_known, solver_for
+from bot.ai.hard.solver import SOLVE_CARDS, SolveCache, Solver, known_world, solve_known, solver_for
 from bot.engine import Game, Kind, new_game
 from bot.engine.cards import Card
 from bot.engine.events import Phase
@@ -154,10 +154,31 @@ def test_no_known_world_while_the_stock_lasts() -> None:
 
 
 def test_a_solve_past_its_deadline_gives_way_to_the_search() -> None:
-    game = playoff_position(5, 12)
+    game = playoff_position(5, 10)
     seat = game.to_act[0]
     assert solve_known(game, seat, random.Random(1), deadline=0.0) is None
     assert solve_known(game, seat, random.Random(1), deadline=time.perf_counter() + 60) is not None
     # hard still answers (by sampled search) when the solve cannot finish in its share.
     advice = HardPlayer(3, budget=0.002).advise(game, seat)
     assert "every card known" not in advice.reason
+
+
+def test_the_first_trick_of_the_playoff_is_left_to_the_search() -> None:
+    # Twelve tricks take seconds to solve in Python: the sampled search plays until the second trick.
+    game = playoff_position(5, 12)
+    seat = game.to_act[0]
+    assert sum(len(game.hand(s)) for s in range(2)) > SOLVE_CARDS
+    assert solve_known(game, seat, random.Random(1), deadline=time.perf_counter() + 60) is None
+
+
+def test_a_kept_table_gives_the_same_answers() -> None:
+    cache = SolveCache()
+    game = playoff_position(11, 10)
+    while game.phase is Phase.PLAYOFF:
+        seat = game.to_act[0]
+        kept = solve_known(game, seat, random.Random(1), time.perf_counter() + 60, cache)
+        fresh = solve_known(game, seat, random.Random(1), time.perf_counter() + 60)
+        assert kept is not None and fresh is not None
+        assert kept.value == fresh.value
+        assert kept.nodes <= fresh.nodes
+        game.apply(seat, next(a for a in game.legal_actions(seat) if a.cards and a.cards[0] is kept.card))

@@ -20,7 +20,7 @@ from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.reasons import describe, play_reason
 from bot.ai.hard.search import Clock, Context, Evaluator, Tally, best
 from bot.ai.hard.similar import distinct_plays
-from bot.ai.hard.solver import SOLVE_SHARE, solve_known
+from bot.ai.hard.solver import SOLVE_SHARE, SolveCache, solve_known
 from bot.ai.hard.worlds import sample_world
 from bot.engine import Action, EngineError, Game, Kind
 
@@ -83,6 +83,7 @@ class HardPlayer:
         self.family = family
         self._policies: dict[str, RolloutPolicy] = {}
         self._basic: dict[str, Player] = {}
+        self._solves = SolveCache()
 
     # ----- the player interface ------------------------------------------------------------
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -152,7 +153,7 @@ class HardPlayer:
         candidates = distinct_plays(game, view, options)
         if len(candidates) == 1:
             return Advice(candidates[0], f"{describe(candidates[0])} — your legal cards are all equivalent")
-        solved = solve_known(game, seat, rng, clock.start + self.budget * SOLVE_SHARE)
+        solved = solve_known(game, seat, rng, clock.start + self.budget * SOLVE_SHARE, self._solves)
         if solved is not None:
             action = next(a for a in options if a.kind is Kind.PLAY and a.cards[0] is solved.card)
             return Advice(action, solved_reason(action, solved.value))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.engine import Card, Game
 from bot.engine.events import Phase
@@ -61,6 +61,7 @@ class Solver:
         side_of: Sequence[int],
         last_trick: int = LAST_TRICK,
         deadline: float | None = None,
+        table: dict[tuple[object, ...], tuple[int, int, int]] | None = None,
     ) -> None:
         self.players = len(hands)
         self.trump = trump_index
@@ -72,7 +73,9 @@ class Solver:
         self.hands = [tuple(sorted((_CODE_OF[c] for c in hand), reverse=True)) for hand in hands]
         self.trick = [(seat, _CODE_OF[card]) for seat, card in trick]
         self.to_play = to_play
-        self.table: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        self.table: dict[tuple[object, ...], tuple[int, int, int]] = {} if table is None else table
+        """Positions searched: (bound kind, value, best card). Only the position is in the key, so a
+        table may be shared by solves with the same trump, counter values and sides."""
         self.nodes = 0
         self.deadline = deadline
         self.next_check = self.CHECK_EVERY
@@ -183,7 +186,7 @@ class Solver:
                 beta = min(beta, stored)
         hand = hands[seat]
         cards = self.collapse(self.legal(hand, trick, win), seat, hands, trick)
-        cards = self.order(cards, trick, win, seat, hint)
+        cards = self.order(cards, hands, trick, win, seat, hint)
         maximizing = self.side_of[seat] == 0
         best = -10_000 if maximizing else 10_000
         best_card = cards[0]
@@ -232,8 +235,14 @@ class Solver:
     def signed(self, points: int, winner: int) -> int:
         return points if self.side_of[winner] == 0 else -points
 
-    def order(
-        self, cards: list[int], trick: list[tuple[int, int]], win: int, seat: int, hint: int
+    def order(  # noqa: PLR0917 - the search's state, as the search holds it
+        self,
+        cards: list[int],
+        hands: list[tuple[int, ...]],
+        trick: list[tuple[int, int]],
+        win: int,
+        seat: int,
+        hint: int,
     ) -> list[int]:
         """Likely best first: the table's card, then (following) cheap winners before the rest,
         or (leading) high cards first."""
@@ -248,10 +257,30 @@ class Solver:
                 return (0, c & 7) if takes else (1, value_of[c])
 
             cards = sorted(cards, key=key)
+        elif len(cards) > 1:
+            cards = self.order_leads(cards, hands, seat)
         if hint in cards and cards[0] != hint:
             cards.remove(hint)
             cards.insert(0, hint)
         return cards
+
+    def order_leads(self, cards: list[int], hands: list[tuple[int, ...]], seat: int) -> list[int]:
+        """Leads: sure winners (no higher card of the suit against, and no trump against when the
+        suit is short) richest first, then the rest cheapest first."""
+        side = self.side_of[seat]
+        against = [c for s, hand in enumerate(hands) if self.side_of[s] != side for c in hand]
+        top = [-1, -1, -1, -1]
+        for c in against:
+            top[c >> 3] = max(top[c >> 3], c)
+        trump = self.trump
+        value_of = self.value_of
+
+        def key(c: int) -> tuple[int, int]:
+            suit = c >> 3
+            sure = c >= top[suit] and (suit == trump or top[suit] >= 0 or top[trump] < 0)
+            return (0, -value_of[c]) if sure else (1, value_of[c] * 8 + (c & 7))
+
+        return sorted(cards, key=key)
 
     @staticmethod
     def winner_of(trick: list[tuple[int, int]], win: int) -> int:
@@ -261,7 +290,13 @@ class Solver:
         raise AssertionError("the best card is not in the trick")
 
 
-def solver_for(game: Game, world: Game, seat: int, deadline: float | None = None) -> Solver:
+def solver_for(
+    game: Game,
+    world: Game,
+    seat: int,
+    deadline: float | None = None,
+    table: dict[tuple[object, ...], tuple[int, int, int]] | None = None,
+) -> Solver:
     """A solver for ``seat``'s move in ``world`` (a world of ``game`` whose hands are all known)."""
     trump = world.trump_suit()
     assert trump is not None
@@ -273,6 +308,7 @@ def solver_for(game: Game, world: Game, seat: int, deadline: float | None = None
         points=game.points,  # type: ignore[attr-defined]
         side_of=[world.side_of[s] for s in range(world.players)],
         deadline=deadline,
+        table=table,
     )
 
 
@@ -295,13 +331,49 @@ def known_world(game: Game, seat: int, rng: random.Random, tries: int = 2) -> Ga
     return world
 
 
-def solve_known(game: Game, seat: int, rng: random.Random, deadline: float) -> Solution | None:
-    """The exact best card for ``seat`` when every hand is known (``known_world``), or None when they
-    are not or the solve would end after ``deadline`` (``time.perf_counter`` seconds)."""
+SOLVE_CARDS = 21
+"""Cards left in the hands at most for an exact solve: from the second trick's second card (solves
+of the full twelve tricks take up to 3 s of CPU in pure Python; from here p99 is well under the
+budget). Before that the sampled search plays."""
+
+
+@dataclass
+class SolveCache:
+    """A seat's transposition table kept between its decisions of one deal's playoff (the positions
+    after its move were mostly searched already)."""
+
+    key: tuple[object, ...] = ()
+    cards: int = 0
+    table: dict[tuple[object, ...], tuple[int, int, int]] = field(default_factory=dict)
+
+    def for_position(
+        self, key: tuple[object, ...], cards: int
+    ) -> dict[tuple[object, ...], tuple[int, int, int]]:
+        """The table for a position with ``cards`` left (a fresh one for another deal: more cards,
+        or another trump or count)."""
+        if key != self.key or cards >= self.cards:
+            self.table = {}
+            self.key = key
+        self.cards = cards
+        return self.table
+
+
+def solve_known(
+    game: Game, seat: int, rng: random.Random, deadline: float, cache: SolveCache | None = None
+) -> Solution | None:
+    """The exact best card for ``seat`` when every hand is known (``known_world``) and few enough
+    cards are left (``SOLVE_CARDS``), or None when not or when the solve would end after
+    ``deadline`` (``time.perf_counter`` seconds)."""
     world = known_world(game, seat, rng)
     if world is None:
         return None
+    cards = sum(len(world.hand(s)) for s in range(world.players))
+    if cards > SOLVE_CARDS:
+        return None
+    table = None
+    if cache is not None:
+        table = cache.for_position((world.trump_suit(), id(game.points)), cards)  # type: ignore[attr-defined]
     try:
-        return solver_for(game, world, seat, deadline).solve()
+        return solver_for(game, world, seat, deadline, table).solve()
     except OutOfTime:
         return None
