@@ -363,7 +363,12 @@ def solve_known(
 ) -> Solution | None:
     """The exact best card for ``seat`` when every hand is known (``known_world``) and few enough
     cards are left (``SOLVE_CARDS``), or None when not or when the solve would end after
-    ``deadline`` (``time.perf_counter`` seconds)."""
+    ``deadline`` (``time.perf_counter`` seconds).
+
+    Counters are what is left to decide in a two-hand playoff: meld was scored as it was laid, and
+    the deal adds each side's counters rounded to tens. All counters are taken by someone, so the
+    seat's deal margin (and whether the game is won) never falls as its side's raw counters rise:
+    a card best for the raw counters is best for the score too."""
     world = known_world(game, seat, rng)
     if world is None:
         return None
