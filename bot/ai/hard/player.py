@@ -20,6 +20,7 @@ from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.reasons import describe, play_reason
 from bot.ai.hard.search import Clock, Context, Evaluator, Tally, best
 from bot.ai.hard.similar import distinct_plays
+from bot.ai.hard.solver import SOLVE_SHARE, SolveCache, solve_known
 from bot.ai.hard.worlds import sample_world
 from bot.engine import Action, EngineError, Game, Kind
 
@@ -85,6 +86,7 @@ class HardPlayer:
         self.family = family
         self._policies: dict[str, RolloutPolicy] = {}
         self._basic: dict[str, Player] = {}
+        self._solves = SolveCache()
 
     # ----- the player interface ------------------------------------------------------------
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -154,6 +156,10 @@ class HardPlayer:
         candidates = distinct_plays(game, view, options)
         if len(candidates) == 1:
             return Advice(candidates[0], f"{describe(candidates[0])} — your legal cards are all equivalent")
+        solved = solve_known(game, seat, rng, clock.start + self.budget * SOLVE_SHARE, self._solves)
+        if solved is not None:
+            action = next(a for a in options if a.kind is Kind.PLAY and a.cards[0] is solved.card)
+            return Advice(action, solved_reason(action, solved.value))
         ctx = Context(
             game,
             seat,
@@ -211,6 +217,16 @@ def declaring_wins(game: Game, seat: int, declare: Action, seed: int) -> bool:
     world = sample_world(game, seat, random.Random(seed))
     world.apply(seat, declare)
     return world.outcome is not None and game.side_of[seat] in world.outcome.winning_sides
+
+
+def solved_reason(action: Action, value: int) -> str:
+    """``A♠ — best play with every card known: your side takes 12 counters more than the other
+    from here``."""
+    more = "more" if value >= 0 else "fewer"
+    return (
+        f"{describe(action)} — best play with every card known: your side takes {abs(value)} counters "
+        f"{more} than the other from here"
+    )
 
 
 def win_value(view: dict[str, Any]) -> float:
