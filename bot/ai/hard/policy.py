@@ -2,10 +2,11 @@
 
 In a sampled world every hand is a guess, so the policy reads the world's state directly (hands,
 the trick, trump) instead of building a view per card: a rollout costs the engine's steps and little
-more. Card play is this module's own (the same ideas as ``basic``: win cheaply when safe, give a
-partner's safe trick the counters, never throw a point card onto the other side's trick, lead sure
-winners and draw trumps); every other decision (the auction, trump, passing, burying, meld) is
-rare in a deal and goes to the family's ``basic`` player with a view.
+more. Pinochle card play is this module's own (the same ideas as ``basic``: win cheaply when safe,
+give a partner's safe trick the counters, never throw a point card onto the other side's trick, lead
+sure winners and draw trumps); pitch card play is ``basic``'s own (``bot.ai.pitch.play_card``), fed
+from the world. Every other decision (the auction, trump, passing, burying, meld) is rare in a deal
+and goes to the family's ``basic`` player with a view.
 """
 
 from __future__ import annotations
