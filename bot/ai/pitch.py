@@ -35,6 +35,7 @@ BOSS_SPEND = 20.0
 """What playing the boss trump costs on top of that."""
 TRUMP_IN = 0.4
 """The chance that an opponent who may hold a trump trumps a plain winner."""
+_RANKS_ABOVE = {rank: tuple(r for r in Rank if STRENGTH[r] > STRENGTH[rank]) for rank in Rank}
 
 
 def _cards(codes: list[str]) -> list[Card]:
@@ -220,10 +221,9 @@ class PitchPlayer:
         if trumps is None:  # the pitcher's opening lead names trump
             opponents = view["players"] - len(_side(view, view["seat"]))
             return _play(self.pitch(hand, playable, view["players"], _rules(view), opponents))
-        ctx = _Context(view, trumps, hand)
-        if not view["trick"]:
-            return _play(self.lead(playable, ctx))
-        return _play(self.follow(view, playable, ctx))
+        ctx = Context.from_view(view, trumps, hand)
+        plays = [(p["seat"], Card.parse(p["card"])) for p in view["trick"]]
+        return _play(play_card(ctx, playable, plays))
 
     def pitch(
         self, hand: list[Card], playable: list[Card], players: int, rules: TrumpRules, opponents: int
@@ -243,96 +243,143 @@ class PitchPlayer:
         middle = natural[1:-1]  # neither the jack nor the lowest, the likeliest Low
         return middle[0] if middle else natural[-1]
 
-    def lead(self, playable: list[Card], ctx: _Context) -> Card:
-        trumps = [c for c in playable if ctx.is_trump(c)]
-        others = ctx.seats_after(ctx.seat)[1:]
-        if trumps and not ctx.opponents_may_trump(others):
-            # Nobody else can hold a trump: every trump led wins; cash the points first.
-            return max(trumps, key=lambda c: (ctx.points(c), -ctx.power(c)))
-        if trumps:
-            top = max(trumps, key=ctx.power)
-            if ctx.holds(top, others):
-                return top  # a sure winner that pulls the others' trumps
-        plain = [c for c in playable if not ctx.is_trump(c)]
-        if plain:
-            sure = [c for c in plain if ctx.holds(c, others)]
-            if sure:
-                return max(sure, key=lambda c: (ctx.points(c), _strength(c)))
-            aces = [c for c in plain if c.rank is Rank.ACE]
-            if aces:
-                return aces[0]
-            return min(plain, key=lambda c: (ctx.cost(c), _strength(c)))
-        return min(playable, key=lambda c: (ctx.cost(c), ctx.power(c)))
 
-    def follow(self, view: dict[str, Any], playable: list[Card], ctx: _Context) -> Card:
-        """The card worth most: what my side expects to win with it (the trick's points and its
-        own, times the chance the trick is ours) less what it costs to give away or spend."""
-        plays = [(p["seat"], Card.parse(p["card"])) for p in view["trick"]]
-        best_seat, best = plays[0]
-        for seat, card in plays[1:]:
-            if ctx.beats(card, best):
-                best_seat, best = seat, card
-        after = ctx.seats_after(ctx.seat)[1 : ctx.players - len(plays)]  # still to play after me
-        partner_chance = ctx.win_chance(best, plays[0][1], after) if best_seat in ctx.mine else 0.0
-        pot = sum(ctx.points(c) for _, c in plays)
-
-        def worth(card: Card) -> float:
-            beats = ctx.beats(card, best)
-            chance = ctx.win_chance(card, plays[0][1], after) if beats else partner_chance
-            own = ctx.points(card)
-            return chance * (pot + own) - (1 - chance) * own - ctx.spend(card)
-
-        return max(playable, key=lambda c: (worth(c), -ctx.power(c)))
+def play_card(ctx: Context, playable: list[Card], plays: list[tuple[int, Card]]) -> Card:
+    """The card to play once trump is known: a lead when ``plays`` (the trick so far) is empty,
+    else a follow. Shared by ``basic`` and hard's rollouts, which build ``ctx`` from a sampled world."""
+    if not plays:
+        return lead_card(playable, ctx)
+    return follow_card(plays, playable, ctx)
 
 
-class _Context:
+def lead_card(playable: list[Card], ctx: Context) -> Card:
+    """Cash the trumps when nobody else can hold one, lead a sure top trump, then a sure plain
+    winner, an ace, or the plain card cheapest to lose."""
+    trumps = [c for c in playable if ctx.is_trump(c)]
+    others = ctx.seats_after(ctx.seat)[1:]
+    if trumps and not ctx.opponents_may_trump(others):
+        # Nobody else can hold a trump: every trump led wins; cash the points first.
+        return max(trumps, key=lambda c: (ctx.points(c), -ctx.power(c)))
+    if trumps:
+        top = max(trumps, key=ctx.power)
+        if ctx.holds(top, others):
+            return top  # a sure winner that pulls the others' trumps
+    plain = [c for c in playable if not ctx.is_trump(c)]
+    if plain:
+        sure = [c for c in plain if ctx.holds(c, others)]
+        if sure:
+            return max(sure, key=lambda c: (ctx.points(c), _strength(c)))
+        aces = [c for c in plain if c.rank is Rank.ACE]
+        if aces:
+            return aces[0]
+        return min(plain, key=lambda c: (ctx.cost(c), _strength(c)))
+    return min(playable, key=lambda c: (ctx.cost(c), ctx.power(c)))
+
+
+def follow_card(plays: list[tuple[int, Card]], playable: list[Card], ctx: Context) -> Card:
+    """The card worth most: what my side expects to win with it (the trick's points and its
+    own, times the chance the trick is ours) less what it costs to give away or spend."""
+    best_seat, best = plays[0]
+    for seat, card in plays[1:]:
+        if ctx.beats(card, best):
+            best_seat, best = seat, card
+    after = ctx.seats_after(ctx.seat)[1 : ctx.players - len(plays)]  # still to play after me
+    partner_chance = ctx.win_chance(best, plays[0][1], after) if best_seat in ctx.mine else 0.0
+    pot = sum(ctx.points(c) for _, c in plays)
+
+    def worth(card: Card) -> float:
+        beats = ctx.beats(card, best)
+        chance = ctx.win_chance(card, plays[0][1], after) if beats else partner_chance
+        own = ctx.points(card)
+        return chance * (pot + own) - (1 - chance) * own - ctx.spend(card)
+
+    return max(playable, key=lambda c: (worth(c), -ctx.power(c)))
+
+
+class Context:
     """What the player knows of the deal in play: the trumps and their order, the cards played,
     which seats have shown they hold no trump or no card of a suit, and so which trumps are still
     unseen and how likely each of its trumps is to be the Low."""
 
-    def __init__(self, view: dict[str, Any], trumps: Trumps, hand: list[Card]) -> None:
+    def __init__(
+        self,
+        trumps: Trumps,
+        hand: list[Card],
+        seat: int,
+        mine: set[int],
+        *,
+        tricks: list[list[tuple[int, Card]]],
+        hand_sizes: list[int],
+        three_counts: bool,
+        low_is_taken: bool,
+    ) -> None:
+        """``tricks``: every trick of the deal so far, the one in play last, as (seat, card) plays;
+        ``mine``: the seats of ``seat``'s side; ``hand_sizes``: every seat's cards in hand."""
         self.trumps = trumps
-        self.seat: int = view["seat"]
-        self.players: int = view["players"]
-        self.mine = set(_side(view, self.seat))
+        self.seat = seat
+        self.players = players = len(hand_sizes)
+        self.mine = mine
         self.points_cards = {Card(trumps.suit, Rank.JACK), *trumps.jokers}
         if trumps.off_jack is not None:
             self.points_cards.add(trumps.off_jack)
-        self.three = Card(trumps.suit, Rank.THREE) if view.get("widow_size") is not None else None
+        self.three = Card(trumps.suit, Rank.THREE) if three_counts else None
         played: set[Card] = set()
-        self.void: dict[int, set[Suit]] = {seat: set() for seat in range(self.players)}
-        for trick in [*(t["plays"] for t in view["tricks"]), view["trick"]]:
-            cards = [(p["seat"], Card.parse(p["card"])) for p in trick]
+        self.void: dict[int, set[Suit]] = {other: set() for other in range(players)}
+        suit_of = trumps.suit_of
+        for cards in tricks:
             played.update(card for _, card in cards)
             if not cards:
                 continue
-            led = trumps.suit_of(cards[0][1])
-            for seat, card in cards[1:]:
-                suit = trumps.suit_of(card)
+            led = suit_of(cards[0][1])
+            for other, card in cards[1:]:
+                suit = suit_of(card)
                 if suit is not led and (led is trumps.suit or suit is not trumps.suit):
-                    self.void[seat].add(led)  # a trump lead not followed, or a third suit shown
+                    self.void[other].add(led)  # a trump lead not followed, or a third suit shown
         self.played = played
         seen = played | set(hand)
         self.unseen_trumps = [c for c in trumps.order if c not in seen]
         pack = 52 + len(trumps.jokers)
         unseen = pack - len(seen)
-        sizes: list[int] = view["hand_sizes"]
+        sizes = hand_sizes
         self.holds_share = {  # the chance that a given unseen card is in this seat's hand
-            seat: sizes[seat] / unseen if unseen else 0.0 for seat in range(self.players) if seat != self.seat
+            other: sizes[other] / unseen if unseen else 0.0 for other in range(players) if other != seat
         }
+        self.low_chance = self._low_chances(hand, played, seen, low_is_taken)
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], trumps: Trumps, hand: list[Card]) -> Context:
+        """What ``view``'s seat knows (views do not carry the table's options, so each variant's
+        default is assumed: ten-point pitch, the one with a widow, counts the Three and gives Low to
+        the side that played it; the others give it to whoever takes it)."""
+        tricks = [t["plays"] for t in view["tricks"]] + [view["trick"]]
+        ten_point = view.get("widow_size") is not None
+        return cls(
+            trumps,
+            hand,
+            view["seat"],
+            set(_side(view, view["seat"])),
+            tricks=[[(p["seat"], Card.parse(p["card"])) for p in trick] for trick in tricks],
+            hand_sizes=view["hand_sizes"],
+            three_counts=ten_point,
+            low_is_taken=not ten_point,
+        )
+
+    def _low_chances(
+        self, hand: list[Card], played: set[Card], seen: set[Card], low_is_taken: bool
+    ) -> dict[Card, float]:
+        """The chance that the hand's lowest natural trump is the Low (no lower one in play)."""
+        trumps = self.trumps
         natural = trumps.natural()
         mine = [c for c in natural if c in hand]
-        self.low_chance: dict[Card, float] = {}
-        # Low goes to whoever takes it, except in ten-point pitch, whose default (old-high-low)
-        # gives it to the side that played it. Views do not carry the table's options, so each
-        # variant's default is assumed.
-        low_is_taken = view.get("widow_size") is None
+        chances: dict[Card, float] = {}
+        # Low counts for whoever takes it, unless old-high-low gives it to the side that played it.
         if low_is_taken and mine and not any(c in played for c in natural[natural.index(mine[-1]) + 1 :]):
             lower = [c for c in natural[natural.index(mine[-1]) + 1 :] if c not in seen]
             in_play = sum(
                 share for seat, share in self.holds_share.items() if trumps.suit not in self.void[seat]
             )
-            self.low_chance[mine[-1]] = (1 - min(1.0, in_play)) ** len(lower)
+            chances[mine[-1]] = (1 - min(1.0, in_play)) ** len(lower)
+        return chances
 
     # ----- the trumps ---------------------------------------------------------------------------
     def is_trump(self, card: Card) -> bool:
@@ -380,13 +427,12 @@ class _Context:
             higher = sum(1 for c in self.unseen_trumps if self.power(c) > self.power(card))
             share = sum(self.holds_share[s] for s in rivals if self.may_hold(s, trump))
             return (1 - min(1.0, share)) ** higher
-        suit_higher = sum(
-            1
-            for rank in Rank
-            if STRENGTH[rank] > STRENGTH[card.rank]
-            and Card(card.suit, rank) not in self.played
-            and not self.is_trump(Card(card.suit, rank))
-        )
+        played, power, suit = self.played, self.trumps.power, card.suit
+        suit_higher = 0
+        for rank in _RANKS_ABOVE[card.rank]:
+            above = Card(suit, rank)
+            if above not in played and above not in power:
+                suit_higher += 1
         share = sum(self.holds_share[s] for s in rivals if self.may_hold(s, led))
         chance = (1 - min(1.0, share)) ** suit_higher
         if self.opponents_may_trump(rivals):

@@ -2,10 +2,11 @@
 
 In a sampled world every hand is a guess, so the policy reads the world's state directly (hands,
 the trick, trump) instead of building a view per card: a rollout costs the engine's steps and little
-more. Card play is this module's own (the same ideas as ``basic``: win cheaply when safe, give a
-partner's safe trick the counters, never throw a point card onto the other side's trick, lead sure
-winners and draw trumps); every other decision (the auction, trump, passing, burying, meld) is
-rare in a deal and goes to the family's ``basic`` player with a view.
+more. Pinochle card play is this module's own (the same ideas as ``basic``: win cheaply when safe,
+give a partner's safe trick the counters, never throw a point card onto the other side's trick, lead
+sure winners and draw trumps); pitch card play is ``basic``'s own (``bot.ai.pitch.play_card``), fed
+from the world. Every other decision (the auction, trump, passing, burying, meld) is rare in a deal
+and goes to the family's ``basic`` player with a view.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.ai.base import Player, make_player
+from bot.ai.pitch import Context as PitchContext
+from bot.ai.pitch import play_card
 from bot.engine import Action, Card, Game, Kind, Rank, Suit
 from bot.engine.events import Phase
 from bot.engine.meld import count_meld, identify
 from bot.engine.pinochle.common import STRENGTH as PIN_STRENGTH
 from bot.engine.pinochle.common import SUIT_INDEX, PinochleGame
 from bot.engine.pinochle.two import TwoHand
-from bot.engine.pitch import GAME_VALUE, STRENGTH, PitchBase, Trumps
+from bot.engine.pitch import PitchBase
 
 _PLAY = Kind.PLAY
 _DECLARE = Kind.DECLARE_OUT
@@ -264,142 +267,22 @@ def two_hand_meld(world: TwoHand, seat: int, legal: list[Action]) -> Action:
 
 
 # ----- pitch -----------------------------------------------------------------------------------
-class _PitchSeat:
-    """One pitch seat's knowledge in a world: the trumps, the cards it cannot see (other hands and
-    the undealt cards together: it knows which cards are out, not which are dealt), and what each
-    card costs its side if lost."""
-
-    def __init__(self, world: PitchBase, seat: int, trumps: Trumps) -> None:
-        self.power = power = trumps.power
-        self.trumps = trumps
-        unseen = [c for other, hand in enumerate(world.hands) if other != seat for c in hand]
-        dealt_unseen = len(unseen)
-        unseen += getattr(world, "undealt", ())
-        self.unseen = unseen
-        self.unseen_trumps = [c for c in unseen if c in power]
-        # The chance that an unseen card is not in play (undealt), for the Low.
-        self.out_of_play = 1 - dealt_unseen / len(unseen) if unseen else 1.0
-        self.hand = world.hands[seat]
-        self.points = {Card(trumps.suit, Rank.JACK), *trumps.jokers}
-        if trumps.off_jack is not None:
-            self.points.add(trumps.off_jack)
-        three = Card(trumps.suit, Rank.THREE)
-        self.three = three if world.three_counts() else None
-
-    def top_unseen_trump(self) -> int:
-        power = self.power
-        return max((power[c] for c in self.unseen_trumps), default=0)
-
-    def boss(self, card: Card) -> bool:
-        """Whether no card out of sight can beat ``card`` (a plain card: none of its suit higher,
-        and no trump out)."""
-        power = self.power
-        if card in power:
-            return power[card] > self.top_unseen_trump()
-        if self.unseen_trumps:
-            return False
-        rank = STRENGTH[card.rank]
-        suit = card.suit
-        return not any(c.suit is suit and c not in power and STRENGTH[c.rank] > rank for c in self.unseen)
-
-    def low_chance(self, card: Card) -> float:
-        """The chance that ``card`` is the Low: no lower natural trump in play."""
-        power = self.power
-        if card not in power or card.is_joker:
-            return 0.0
-        mine = power[card]
-        if any(c in power and not c.is_joker and power[c] < mine for c in self.hand):
-            return 0.0
-        lower = sum(1 for c in self.unseen_trumps if not c.is_joker and power[c] < mine)
-        return float(self.out_of_play**lower)
-
-    def cost(self, card: Card) -> float:
-        """How much it hurts to lose ``card`` to the other side."""
-        cost = 0.0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
-        if card in self.power:
-            cost += 6 + 35 * self.low_chance(card)
-            if card in self.points:
-                cost += 30
-            if card is self.three:
-                cost += 60
-            if self.power[card] > self.top_unseen_trump():
-                cost += 15  # the top trump wins a trick later
-        return cost
-
-    def dump_value(self, card: Card) -> float:
-        """What ``card`` is worth given to the partner's safe trick."""
-        value = 0.0 if card.is_joker else GAME_VALUE.get(card.rank, 0)
-        if card in self.points:
-            value += 30
-        if card is self.three:
-            value += 60
-        if card in self.power:
-            value += 35 * self.low_chance(card) - 8
-        return value
-
-    def rank(self, card: Card) -> int:
-        return _power(card, self.power)
-
-
-def pitch_beats(card: Card, best: Card, power: dict[Card, int]) -> bool:
-    """Whether ``card`` played after ``best`` takes the trick from it."""
-    mine = power.get(card)
-    theirs = power.get(best)
-    if mine is not None:
-        return theirs is None or mine > theirs
-    if theirs is not None:
-        return False
-    return card.suit is best.suit and STRENGTH[card.rank] > STRENGTH[best.rank]
-
-
 def pitch_play(world: PitchBase, seat: int, legal: list[Action]) -> Action:
-    """Trick play with trump known, from what ``seat`` could know (``basic``'s ideas, with the Low
-    weighed by its chance)."""
+    """Trick play with trump known: ``basic``'s card play (``pitch.play_card``), from what ``seat``
+    could know in the world (its hand, the tricks played, who has shown a void, the hand sizes)."""
     trumps = world.trumps
     assert trumps is not None
-    power = trumps.power
-    cards = [action.cards[0] for action in legal]
-    me = _PitchSeat(world, seat, trumps)
-    trick = world.trick
-    if not trick:
-        return _action(legal, _pitch_lead(me, cards))
-    best_seat, best = trick[0]
-    for other, card in trick[1:]:
-        if pitch_beats(card, best, power):
-            best_seat, best = other, card
-    last = len(trick) == world.players - 1
-    if world.side_of[best_seat] == world.side_of[seat] and (last or me.boss(best)):
-        return _action(legal, max(cards, key=lambda c: (me.dump_value(c), -me.rank(c))))
-    winners = [c for c in cards if pitch_beats(c, best, power)]
-    if winners and world.side_of[best_seat] != world.side_of[seat]:
-        sure = [c for c in winners if last or me.boss(c)]
-        at_stake = sum(me.cost(c) for _, c in trick)
-        if at_stake >= 10 or (sure and at_stake > 0) or last:
-            return _action(legal, min(sure or winners, key=lambda c: (me.cost(c), me.rank(c))))
-        cash = [c for c in sure if me.cost(c) >= 10]
-        if cash:
-            return _action(legal, cash[0])
-    return _action(legal, min(cards, key=lambda c: (me.cost(c), me.rank(c))))
-
-
-def _pitch_lead(me: _PitchSeat, cards: list[Card]) -> Card:
-    trumps = [c for c in cards if c in me.power]
-    if trumps and me.unseen_trumps:
-        top = max(trumps, key=me.power.__getitem__)
-        if me.boss(top):
-            return top  # a sure winner that draws the others' trumps
-    plain = [c for c in cards if c not in me.power]
-    if plain:
-        aces = [c for c in plain if c.rank is Rank.ACE]
-        if aces:
-            return aces[0]
-        return min(plain, key=lambda c: (me.cost(c), STRENGTH[c.rank]))
-    return min(cards, key=lambda c: (me.cost(c), me.rank(c)))
-
-
-def _power(card: Card, power: dict[Card, int]) -> int:
-    found = power.get(card)
-    return 100 + found if found is not None else STRENGTH[card.rank]
+    ctx = PitchContext(
+        trumps,
+        world.hands[seat],
+        seat,
+        set(world.sides[world.side_of[seat]]),
+        tricks=[plays for plays, _ in world.tricks] + [world.trick],
+        hand_sizes=[len(hand) for hand in world.hands],
+        three_counts=world.three_counts(),
+        low_is_taken=not world.option("old-high-low"),
+    )
+    return _action(legal, play_card(ctx, [action.cards[0] for action in legal], world.trick))
 
 
 def _action(legal: list[Action], card: Card) -> Action:
