@@ -4,6 +4,7 @@ that make it (see ``bot.engine.meld`` for the rules the counter follows)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from bot.engine.cards import Card, Rank, Suit
 from bot.engine.meld.model import (
@@ -66,69 +67,14 @@ def meld_total(hand: Iterable[Card], trump: Suit | None, table: MeldTable) -> in
 def meld_total_counts(counts: Sequence[int], trump: Suit | None, table: MeldTable) -> int:
     """``meld_total`` from card counts indexed by ``Card.id`` (``card_counts``): a sampler that
     checks many hands sharing most of their cards keeps the shared counts and adds the rest."""
-    if trump is None or table.extras or table.special:
-        return _count(counts, trump, table, None)
-    # The same arithmetic as ``_count`` with everything in locals (computer players and the
-    # four-hand deal call this for every hand).
-    ri_a, ri_t, ri_k, ri_q, ri_j = _FLUSH_RI
-    tb = _BASE_OF[trump]
-    total = 0
-    marriages = table.marriage.values
-    for base in _BASES:
-        if base != tb:
-            kings = counts[base + ri_k]
-            if kings:
-                queens = counts[base + ri_q]
-                if queens:
-                    total += marriages[kings if kings < queens else queens]
-    kings = counts[tb + ri_k]
-    queens = counts[tb + ri_q]
-    pairs = kings if kings < queens else queens
-    royal = table.royal_marriage.values
-    best = royal[pairs]
-    # ``min`` of four written out (a builtin call is dear here), stopping at the first zero.
-    flushes = pairs
-    if flushes:
-        n = counts[tb + ri_a]
-        flushes = n if n < flushes else flushes
-        n = counts[tb + ri_t]
-        flushes = n if n < flushes else flushes
-        n = counts[tb + ri_j]
-        flushes = n if n < flushes else flushes
-    if flushes:
-        flush = table.flush.values
-        contains = table.flush_contains_royal
-        for f in range(1, flushes + 1):
-            best = max(best, flush[f] + royal[pairs - f if contains else pairs])
-    total += best
-    dix = table.dix
-    if dix is not None:
-        dixes = counts[tb + _RI[table.dix_rank]]
-        if dixes:
-            total += dix.values[dixes]
-    for r, values in table.around_values:
-        n = counts[r]
-        if n:
-            m = counts[13 + r]
-            n = m if m < n else n
-            if n:
-                m = counts[26 + r]
-                n = m if m < n else n
-                if n:
-                    m = counts[39 + r]
-                    n = m if m < n else n
-                    if n:
-                        total += values[n]
-    n = counts[_QS]
-    if n:
-        m = counts[_JD]
-        total += table.pinochle.values[n if n < m else m]
-    return total
+    return meld_totaller(trump, table)(counts)
 
 
+@lru_cache(maxsize=64)
 def meld_totaller(trump: Suit | None, table: MeldTable) -> Callable[[Sequence[int]], int]:
     """``meld_total_counts`` with ``trump`` and ``table`` fixed and their constants bound once: a
-    sampler checks thousands of hands of one deal against the meld shown."""
+    sampler checks thousands of hands of one deal against the meld shown. Kept per pair (tables
+    are compared by identity), so ``meld_total_counts`` pays for the binding once."""
     if trump is None or table.extras or table.special:
         return lambda counts: _count(counts, trump, table, None)
     ri_a, ri_t, ri_k, ri_q, ri_j = _FLUSH_RI
