@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, ClassVar, Self, TypeVar
 
 from bot.engine.actions import Action, Kind, parse_action
@@ -25,6 +26,25 @@ Policy = Callable[["Game", int, list[Action]], Action]
 _PLAY = Kind.PLAY  # bound once: reading an Enum member off its class is slow on Python 3.11
 _copy_list = list.copy
 _SEED_BITS = 53
+_RECIPE = -1
+"""The key of the ``copy_recipe`` among the sampling plans (seats are 0 and up)."""
+_SHARED = frozenset({int, bool, float, str, tuple, frozenset, Card})
+"""Types of attribute values that a copy shares (immutable: enum members too). None is not one:
+an attribute None now may hold a list later."""
+
+
+@dataclass(frozen=True, slots=True)
+class CopyRecipe:
+    """``Game.copy_recipe``: the attributes a world does not copy (set to None: rebuilt), those
+    holding lists of lists (copied two levels deep), lists of anything else or dicts (copied one
+    level), those that may come to hold lists (None, an empty list: their type is looked at in each
+    copy), and how many attributes the game had. The rest (numbers, text, cards, tuples) are shared."""
+
+    rebuilt: tuple[str, ...]
+    nested: tuple[str, ...]
+    flat: tuple[str, ...]
+    other: tuple[str, ...]
+    size: int
 
 
 @dataclass(frozen=True)
@@ -336,7 +356,9 @@ class Game(ABC):
             raise IllegalAction(f"there is no seat {seat} at this {self.players}-player table")
         if self.outcome is None:
             self.sampling_plan(seat)  # kept on this game: the world below starts with it
-        world = self.copy(self.world_rebuilt())
+            world = self.copy_by(self.copy_recipe())
+        else:
+            world = self.copy(self.world_rebuilt())
         world.log = []
         world.decks = ()
         # ``rng.randrange(2**53)`` written out (its Python layers cost a µs a world): the same draws.
@@ -357,7 +379,64 @@ class Game(ABC):
         return ("log",)
 
     _plans: dict[int, object] | None = None
-    """``sampling_plan`` by seat, kept until the next action (like the legal actions)."""
+    """``sampling_plan`` by seat, kept until the next action (like the legal actions); under
+    ``_RECIPE`` (not a seat) the ``copy_recipe``."""
+
+    def copy_recipe(self) -> CopyRecipe:
+        """How ``sample_world`` copies this game (``copy_by``), worked out once and kept with the
+        sampling plans until the next action: a search copies one position many times, and most
+        attributes hold numbers, text, cards or tuples, which a copy shares as they are."""
+        plans = self._plans
+        if plans is None:
+            plans = self._plans = {}
+        recipe = plans.get(_RECIPE)
+        if recipe is None:
+            rebuilt = self.world_rebuilt()
+            nested: list[str] = []
+            flat: list[str] = []
+            other: list[str] = []
+            for key, value in self.__dict__.items():
+                kind = type(value)
+                if key in rebuilt or kind in _SHARED or isinstance(value, Enum):
+                    continue
+                if kind is list and value:
+                    (nested if type(value[0]) is list else flat).append(key)
+                elif kind is dict:
+                    flat.append(key)
+                else:  # an empty list, None, …: looked at again at each copy
+                    other.append(key)
+            recipe = CopyRecipe(rebuilt, tuple(nested), tuple(flat), tuple(other), len(self.__dict__))
+            plans[_RECIPE] = recipe
+        assert isinstance(recipe, CopyRecipe)
+        return recipe
+
+    def copy_by(self, recipe: CopyRecipe) -> Self:
+        """``copy(recipe.rebuilt)`` from a ``copy_recipe`` of this game: only the attributes that
+        may hold lists or dicts are looked at, those that held a list or a dict when the recipe was
+        made copied as they were then (the recipe is dropped at the next action; a game that gained
+        attributes since it was made is copied the long way)."""
+        state = self.__dict__.copy()
+        if len(state) != recipe.size:
+            return self.copy(recipe.rebuilt)
+        new = object.__new__(type(self))
+        for key in recipe.rebuilt:
+            state[key] = None
+        for key in recipe.nested:
+            state[key] = list(map(_copy_list, state[key]))
+        for key in recipe.flat:
+            state[key] = state[key].copy()
+        for key in recipe.other:
+            value = state[key]
+            kind = type(value)
+            if kind is list:
+                if value and type(value[0]) is list:
+                    state[key] = list(map(_copy_list, value))
+                else:
+                    state[key] = value[:]
+            elif kind is dict:
+                state[key] = value.copy()
+        new.__dict__ = state
+        return new
 
     def sampling_plan(self, seat: int) -> object:
         """What ``seat`` has seen, prepared for dealing many worlds (``plan_sampling``), worked out

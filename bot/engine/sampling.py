@@ -137,6 +137,8 @@ class Dealer:
         self.plan = plan or _Plan(cards, places, room)
         self.known_at = [(i, place.known) for i, place in enumerate(self.places) if place.known]
         """Each place's known cards by place, put first in every deal."""
+        self.known_by_place = [place.known for place in self.places]
+        """Each place's known cards (``_Plan.deal_exact`` starts each place's cards with them)."""
         # A check every deal passes is left out (it changes no deal, and costs most of a deal).
         self.checks = [
             (i, place.check)
@@ -159,10 +161,22 @@ class Dealer:
         checks = self.checks
         confirms = self.confirms
         plan = self.plan
+        if plan.exact and not self.known_counts:  # the hot loop: plain rejection
+            deal_exact = plan.deal_exact
+            known_by_place = self.known_by_place
+            for _attempt in range(REJECT_TRIES):
+                whole = deal_exact(rng, known_by_place)
+                for i, check in checks:
+                    if not check(whole[i]):
+                        break
+                else:
+                    if not confirms or all(confirm(whole[i]) for i, confirm in confirms):
+                        return whole
+            return self._deal_repairing(rng)
         known_counts = self.known_counts
         known_at = self.known_at
         deal = plan.deal
-        for _attempt in range(REJECT_TRIES):  # the hot loop: plain rejection
+        for _attempt in range(REJECT_TRIES):
             dealt = deal(rng)
             if dealt is None:
                 continue
@@ -414,12 +428,23 @@ class _Plan:
     def deal(self, rng: random.Random) -> list[list[Card]] | None:
         """One random deal (None at a dead end of the approximate way)."""
         if self.exact:
-            return self._deal_exact(rng)
+            return self.deal_exact(rng, self.nothing_known)
         return self._deal_approximate(rng)
 
-    def _deal_exact(self, rng: random.Random) -> list[list[Card]]:
-        out: list[list[Card]] = [[] for _ in self.room]
+    @property
+    def nothing_known(self) -> list[list[Card]]:
+        """An empty list per place (``deal_exact`` with no known cards)."""
+        return [[] for _ in self.room]
+
+    def deal_exact(self, rng: random.Random, known: list[list[Card]]) -> list[list[Card]]:
+        """One deal the exact way (``exact`` plans only), each place's cards after its ``known``
+        ones (a list per place, not changed)."""
+        out = [cards[:] for cards in known]
         rand = rng.random
+
+        def draw(_card: Card) -> float:
+            return rand()
+
         node: Any = self.tree  # a _Node: the group's splits, after the last the room left
         if node is None:
             node = self.tree = self._tree(0, tuple(self.room), {})
@@ -429,10 +454,10 @@ class _Plan:
                 parts, shuffle, node = choices[0]
             else:
                 index = bisect_right(totals, rand() * totals[-1])
-                parts, shuffle, node = choices[min(index, len(choices) - 1)]
+                parts, shuffle, node = choices[index] if index < len(choices) else choices[-1]
             if shuffle:
                 shuffled = cards[:]
-                shuffled.sort(key=lambda _card: rand())
+                shuffled.sort(key=draw)
             else:
                 shuffled = cards  # all to one place, or copies of one card: no order to draw
             start = 0
@@ -440,7 +465,7 @@ class _Plan:
                 out[i] += shuffled[start : start + count]
                 start += count
         free = self.free[:]
-        free.sort(key=lambda _card: rand())  # as ``_deal_free`` (the same draws)
+        free.sort(key=draw)  # as ``_deal_free`` (the same draws)
         start = 0
         for i, count in enumerate(node):
             if count:
@@ -449,7 +474,7 @@ class _Plan:
         return out
 
     tree: _Node | None = None
-    """``splits`` ready for ``_deal_exact`` (made at the first deal): see ``_tree``."""
+    """``splits`` ready for ``deal_exact`` (made at the first deal): see ``_tree``."""
 
     def _tree(
         self, group: int, room: tuple[int, ...], made: dict[tuple[int, tuple[int, ...]], _Node]

@@ -30,6 +30,7 @@ from bot.engine.pinochle.common import (
     PinochleGame,
     codes,
     meld_json,
+    round_counters,
 )
 from bot.engine.pinochle.worlds import PartnershipPlan, redeal_partnership
 from bot.engine.prose import rules_prose
@@ -316,11 +317,11 @@ class PartnershipBase(PinochleGame):
         return self.scores[side] + self.side_deal_total(side)
 
     def score_deal(self) -> list[Event]:
-        sides = range(len(self.sides))
         # ``side_deal_total`` of each side, its parts kept for the summary (search ends a deal in
-        # every rollout).
-        counted = [self.counted(taken) for taken in self.taken]
-        meld_counted = [self.side_meld[s] if self.tricks_won[s] else 0 for s in sides]
+        # every rollout: ``counted`` is ``counted_counters`` with the count read once).
+        taken = self.taken
+        counted = [round_counters(points) for points in taken] if self.count_mode == "standard" else taken[:]
+        meld_counted = [meld if won else 0 for meld, won in zip(self.side_meld, self.tricks_won, strict=True)]
         totals = [meld + more for meld, more in zip(meld_counted, counted, strict=True)]
         changes = totals[:]
         made: bool | None = None
@@ -329,8 +330,9 @@ class PartnershipBase(PinochleGame):
             made = totals[bidding] >= self.high_bid
             if not made:
                 changes[bidding] = -self.high_bid
-        for side in sides:
-            self.scores[side] += changes[side]
+        scores = self.scores
+        for side, change in enumerate(changes):
+            scores[side] += change
         summary: dict[str, Any] = {
             "deal": self.deal_no,
             "dealer": self.dealer,
