@@ -137,6 +137,40 @@ def test_the_bench_positions_give_the_same_worlds_and_rollouts() -> None:
     assert bench_digest() == BENCH_GOLDEN
 
 
+@pytest.mark.parametrize(("name", "players", "options"), CASES, ids=IDS)
+def test_playing_sampled_worlds_leaves_the_real_game_as_it_was(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """Worlds share nothing they change with the game they were sampled from (``copy_by`` shares
+    only what is immutable): the game's whole state is the same after its worlds are played out
+    with ``rollout`` and with ``apply``."""
+    rng = random.Random(f"independent/{name}/{players}/{sorted(options.items())}")
+    for k in range(4):
+        game, _, _, _ = first_deal_position(name, players, options, rng)
+        seat = k % players
+        game.sample_world(seat, random.Random(99))  # the game keeps what sampling works out once
+        before = state_text(game)
+        for w in range(2):
+            game.sample_world(seat, random.Random(w)).rollout(chooser(w))
+            world = game.sample_world(seat, random.Random(w))
+            policy = chooser(w)
+            deal = world.deal_no  # type: ignore[attr-defined]
+            while not world.is_over and world.deal_no == deal:  # type: ignore[attr-defined]
+                actor = world.to_act[0]
+                world.apply(actor, policy(world, actor, world.legal_actions(actor)))
+            assert state_text(game) == before
+
+
+def test_a_game_that_gained_an_attribute_since_its_copy_recipe_is_copied_the_long_way() -> None:
+    game = new_game("pinochle-4", players=4, seed=5)
+    recipe = game.copy_recipe()
+    game.notes = [[1], [2]]  # type: ignore[attr-defined]
+    copy = game.copy_by(recipe)
+    copy.notes[0].append(3)  # type: ignore[attr-defined]
+    assert game.notes == [[1], [2]]  # type: ignore[attr-defined]
+    assert state_text(copy) != state_text(game)
+
+
 if __name__ == "__main__":  # prints the table above (run on the reference code only)
     for (name, players, options), ident in zip(CASES, IDS, strict=True):
         print(f'    "{ident}": "{digest(name, players, options)}",')
