@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.ai.base import Player, make_player
 from bot.ai.hard.bidding import choose_bid
+from bot.ai.hard.ending import exact_ending
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.reasons import describe, play_reason
 from bot.ai.hard.search import Clock, Context, Evaluator, Tally, best
@@ -164,7 +165,7 @@ class HardPlayer:
             game,
             seat,
             view,
-            self.policy(game.family),
+            exact_ending(self.policy(game.family), game),
             Evaluator(game, seat, win_value(view)),
             clock,
             rng,
