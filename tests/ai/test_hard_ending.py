@@ -131,3 +131,21 @@ def test_with_three_tricks_left_hard_leads_the_card_best_over_exact_endings(
     monkeypatch.setitem(ending.ENDING_CARDS, "pinochle-4", (0, 0))
     action = HardPlayer(5).choose_for(game, 3, game.legal_actions(3))
     assert action.cards == tuple(parse_cards("10D"))
+
+
+def test_calls_are_weighed_with_the_fast_endings(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+
+    def recording(policy: object, game: Game) -> object:
+        asked.append(game.name)
+        return policy
+
+    monkeypatch.setattr("bot.ai.hard.player.exact_ending", recording)
+    game = new_game("pinochle-4-auction", seed=2, options={"match": "deal"})
+    seat = game.to_act[0]
+    HardPlayer(1, samples=4, rollouts=32).choose_for(game, seat, game.legal_actions(seat))
+    assert asked == []  # a call
+    game = late_position(2, 20, "pinochle-4-auction")
+    seat = game.to_act[0]
+    HardPlayer(1, samples=4, rollouts=32).choose_for(game, seat, game.legal_actions(seat))
+    assert asked == ["pinochle-4-auction"]  # a card
