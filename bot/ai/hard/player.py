@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.ai.base import Player, make_player
 from bot.ai.hard.bidding import choose_bid
+from bot.ai.hard.ending import exact_ending
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.reasons import describe, play_reason
 from bot.ai.hard.search import Clock, Context, Evaluator, Tally, best
@@ -160,17 +161,21 @@ class HardPlayer:
         if solved is not None:
             action = next(a for a in options if a.kind is Kind.PLAY and a.cards[0] is solved.card)
             return Advice(action, solved_reason(action, solved.value))
+        bidding = any(a.kind is Kind.BID for a in candidates)
+        policy = self.policy(game.family)
         ctx = Context(
             game,
             seat,
             view,
-            self.policy(game.family),
+            # Calls keep the fast endings: with exact ones the auction's CPU p99 rose from 0.39 to
+            # 0.49 s a decision (100 pairs, seed 8) with no gain to show for it.
+            policy if bidding else exact_ending(policy, game),
             Evaluator(game, seat, win_value(view)),
             clock,
             rng,
             *self.caps(game),
         )
-        if any(a.kind is Kind.BID for a in candidates):
+        if bidding:
             action, reason = choose_bid(ctx, candidates)
             return Advice(action, reason)
         tallies = ctx.search(candidates)

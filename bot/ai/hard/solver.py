@@ -126,6 +126,49 @@ class Solver:
         return out
 
     # ----- the search ------------------------------------------------------------------------
+    def solve_from(
+        self, hands: Sequence[Sequence[Card]], trick: Sequence[tuple[int, Card]], to_play: int
+    ) -> Solution:
+        """``solve`` another position under the same trump, counter values and sides (the table is
+        kept: positions already searched are not searched again)."""
+        code_of = _CODE_OF
+        self.players = len(hands)
+        self.hands = [tuple(sorted((code_of[c] for c in hand), reverse=True)) for hand in hands]
+        self.trick = [(seat, code_of[card]) for seat, card in trick]
+        self.to_play = to_play
+        return self.solve()
+
+    def best_line(
+        self, hands: Sequence[Sequence[Card]], trick: Sequence[tuple[int, Card]], to_play: int
+    ) -> list[Card]:
+        """Every card still to be played from a position (as ``solve_from`` takes it), in order,
+        each seat playing a best card: the rollout of a world played perfectly."""
+        code_of = _CODE_OF
+        players = self.players = len(hands)
+        left = [tuple(sorted((code_of[c] for c in hand), reverse=True)) for hand in hands]
+        played = [(seat, code_of[card]) for seat, card in trick]
+        value_of = self.value_of
+        bound = sum(value_of[c] for hand in left for c in hand) + sum(value_of[c] for _, c in played)
+        bound += self.last_bonus + 1
+        win = self.best_of(played)
+        seat = to_play
+        line: list[Card] = []
+        while left[seat]:
+            # A full window each time: the table answers at once where the search was exact.
+            _, card = self.search(left, played, win, seat, -bound, bound)
+            line.append(_CARD_OF[card])
+            hand = left[seat]
+            index = hand.index(card)
+            left[seat] = hand[:index] + hand[index + 1 :]
+            win = card if not played else self.beats(card, win)
+            played = [*played, (seat, card)]
+            if len(played) < players:
+                seat = (seat + 1) % players
+            else:
+                seat = self.winner_of(played, win)
+                played, win = [], -1
+        return line
+
     def solve(self) -> Solution:
         """The value of the position for the side to move, and a best card."""
         hands = list(self.hands)
