@@ -316,10 +316,15 @@ def contract_of(result: DealResult, side: int) -> Contract | None:
     return Contract(int(taken), other)
 
 
-CONCEDE_SHORT = 20
-"""Three-hand: a declarer's rollout this many points short of the bid stands for a hand its holder
-concedes after seeing the widow (the shortfall is plain from the meld and the cards by then); the
-rollouts themselves play every contract out (``RolloutPolicy``)."""
+CONCEDE_SHORT = 0
+"""Three-hand: a declarer's rollout this many points short of the bid or more stands for a hand its
+holder concedes after seeing the widow, at the single price (the rollouts themselves play every
+contract out, ``RolloutPolicy``); one closer to the bid stands for a set. ``hard`` sees the
+shortfall from the meld and its cards once the widow is up: over 120 opening hands it took at 300
+(seed 9000005 on), it conceded 73 and was set once, so counting near misses as sets (it was 20)
+made the auction value every doubtful hand at twice its real cost: ``hard`` passed hands it makes
+half the time and stayed in the lowest band of hands it makes at the next (95% of its contracts
+made, against ``basic``'s 77%)."""
 
 
 def share_made(contracts: list[Contract], amount: int) -> float:
