@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 
 from bot.ai.hard import HardPlayer
-from bot.ai.hard.bidding import Contract, contract_value
+from bot.ai.hard.bidding import DECLARER_EDGE, Contract, contract_value, widow_best
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.rollout import margin, smoothed
 from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
 from bot.ai.pinochle import PinochlePlayer
-from bot.engine import Kind, new_game
+from bot.engine import Kind, Suit, new_game
 from bot.engine.actions import CONCEDE
 from bot.engine.pinochle.three import ThreeHand
 from tests.engine.pinochle.helpers import play, rig_hands
@@ -75,6 +75,16 @@ def test_a_contract_short_in_a_rollout_counts_as_conceded_after_the_widow() -> N
     assert contract_value([Contract(290, 0.0)], 300, CHIPS) == -12
     assert contract_value([Contract(200, 0.0)], 300, CHIPS) == -12
     assert contract_value([Contract(300, 0.0), Contract(290, 0.0)], 300, CHIPS) == 0
+
+
+def test_the_auction_counts_on_hard_declaring_better_than_its_rollouts() -> None:
+    # A world whose rollouts took 290 with hearts and 280 with spades: the declarer names hearts
+    # there, and hard's own burial and play take more than the rollouts' (measured), so a contract
+    # of 300 is counted made in it.
+    found = {Suit.HEARTS: Contract(290, 0.0), Suit.SPADES: Contract(280, 0.0)}
+    best = widow_best(found)
+    assert best.taken == 290 + DECLARER_EDGE >= 300
+    assert contract_value([best], 300, CHIPS) == 12
 
 
 def test_counters_taken_break_ties_between_deals_paying_the_same_chips() -> None:

@@ -166,8 +166,20 @@ def forced_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
 
 
 def widow_best(found: dict[Suit | None, Contract]) -> Contract:
-    """Three-hand: the widow is seen before trump is named, so the trump is each world's best."""
-    return max(found.values(), key=lambda contract: contract.taken)
+    """Three-hand: the widow is seen before trump is named, so the trump is each world's best; and
+    ``hard`` buries and plays the contract by search, taking more than the rollouts' declarer
+    (``DECLARER_EDGE``)."""
+    best = max(found.values(), key=lambda contract: contract.taken)
+    return Contract(best.taken + DECLARER_EDGE, best.others)
+
+
+DECLARER_EDGE = 20
+"""Three-hand: points a contract ``hard`` plays itself takes beyond what its rollouts' declarer (the
+fast policy, ``basic``'s burial) takes in the same deal. Measured on 58 opening hands the auction
+found made at 300 in 75% of its sampled deals or more (seeds 9000200-9000649, ``hard`` declaring
+against two ``basic``s): ``hard`` took 38 more than the rollouts' mean on average, 17 more than it at
+the median and 25 more than their median; without it, ``hard`` stopped a band short of hands it makes
+and passed hands it makes half the time."""
 
 
 def best_call(tallies: list[Tally], risk: float, lowest: int) -> Tally:
