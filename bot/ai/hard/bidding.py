@@ -166,8 +166,20 @@ def forced_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
 
 
 def widow_best(found: dict[Suit | None, Contract]) -> Contract:
-    """Three-hand: the widow is seen before trump is named, so the trump is each world's best."""
-    return max(found.values(), key=lambda contract: contract.taken)
+    """Three-hand: the widow is seen before trump is named, so the trump is each world's best; and
+    ``hard`` buries and plays the contract by search, taking more than the rollouts' declarer
+    (``DECLARER_EDGE``)."""
+    best = max(found.values(), key=lambda contract: contract.taken)
+    return Contract(best.taken + DECLARER_EDGE, best.others)
+
+
+DECLARER_EDGE = 20
+"""Three-hand: points a contract ``hard`` plays itself takes beyond what its rollouts' declarer (the
+fast policy, ``basic``'s burial) takes in the same deal. Measured on 58 opening hands the auction
+found made at 300 in 75% of its sampled deals or more (seeds 9000200-9000649, ``hard`` declaring
+against two ``basic``s): ``hard`` took 38 more than the rollouts' mean on average, 17 more than it at
+the median and 25 more than their median; without it, ``hard`` stopped a band short of hands it makes
+and passed hands it makes half the time."""
 
 
 def best_call(tallies: list[Tally], risk: float, lowest: int) -> Tally:
@@ -316,10 +328,15 @@ def contract_of(result: DealResult, side: int) -> Contract | None:
     return Contract(int(taken), other)
 
 
-CONCEDE_SHORT = 20
-"""Three-hand: a declarer's rollout this many points short of the bid stands for a hand its holder
-concedes after seeing the widow (the shortfall is plain from the meld and the cards by then); the
-rollouts themselves play every contract out (``RolloutPolicy``)."""
+CONCEDE_SHORT = 0
+"""Three-hand: a declarer's rollout this many points short of the bid or more stands for a hand its
+holder concedes after seeing the widow, at the single price (the rollouts themselves play every
+contract out, ``RolloutPolicy``); one closer to the bid stands for a set. ``hard`` sees the
+shortfall from the meld and its cards once the widow is up: over 120 opening hands it took at 300
+(seed 9000005 on), it conceded 73 and was set once, so counting near misses as sets (it was 20)
+made the auction value every doubtful hand at twice its real cost: ``hard`` passed hands it makes
+half the time and stayed in the lowest band of hands it makes at the next (95% of its contracts
+made, against ``basic``'s 77%)."""
 
 
 def share_made(contracts: list[Contract], amount: int) -> float:

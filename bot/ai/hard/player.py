@@ -31,7 +31,7 @@ CAPS: dict[str, tuple[int, int]] = {
     "pitch": (96, 800),
     "pinochle": (160, 1200),
     "pinochle-2": (48, 360),
-    "pinochle-3": (24, 200),
+    "pinochle-3": (64, 600),
     "double-deck": (64, 500),
 }
 """Per variant, else per family: sampled worlds per candidate at most, and rollouts per decision at
@@ -43,7 +43,8 @@ won 85.8% and 160 won 88.2% (CPU p99 0.32 s a decision); double-deck's 64 worlds
 pairs where 12 took 48.5% (CPU p99 0.25 s). Two-hand's stock order is a guess in every world, and
 a two-seat deal is cheap to play out (CPU p99 about 0.4 s a decision at its caps). Three-hand
 has up to 18 cards to choose from, and keeps ``basic``'s move unless the search finds a better one
-(``BASIC_LEAN``), which takes enough worlds to tell (CPU p99 0.15 s)."""
+(``BASIC_LEAN``), which takes enough worlds to tell: 64 worlds (600 rollouts) instead of 24 (200)
+won 60.8% of 60 pairs (seed 8) instead of 59.2%, +1.6 chips a deal instead of +1.2, CPU p99 0.12 s."""
 DEFAULT_CAPS = (16, 120)
 BASIC_LEAN: dict[str, float] = {"pinochle-3": 1.0}
 """Per variant: how much better a deal (in its score units) the search must find a move than
