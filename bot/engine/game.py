@@ -328,15 +328,7 @@ class Game(ABC):
         state = self.__dict__.copy()
         for key in rebuilt:
             state[key] = None
-        for key, value in state.items():
-            kind = type(value)
-            if kind is list:
-                if value and type(value[0]) is list:
-                    state[key] = list(map(_copy_list, value))
-                else:
-                    state[key] = value[:]
-            elif kind is dict:
-                state[key] = value.copy()
+        _copy_values(state, list(state))
         new.__dict__ = state
         return new
 
@@ -425,16 +417,7 @@ class Game(ABC):
             state[key] = list(map(_copy_list, state[key]))
         for key in recipe.flat:
             state[key] = state[key].copy()
-        for key in recipe.other:
-            value = state[key]
-            kind = type(value)
-            if kind is list:
-                if value and type(value[0]) is list:
-                    state[key] = list(map(_copy_list, value))
-                else:
-                    state[key] = value[:]
-            elif kind is dict:
-                state[key] = value.copy()
+        _copy_values(state, recipe.other)
         new.__dict__ = state
         return new
 
@@ -627,6 +610,21 @@ class Game(ABC):
 
 _REGISTRY: dict[str, type[Game]] = {}
 G = TypeVar("G", bound=type[Game])
+
+
+def _copy_values(state: dict[str, Any], keys: Sequence[str]) -> None:
+    """Copy the lists and dicts among ``state[key]`` for ``keys`` in place, a list of lists two
+    levels deep (one call per game copy, not per attribute: this is search's hot path)."""
+    for key in keys:
+        value = state[key]
+        kind = type(value)
+        if kind is list:
+            if value and type(value[0]) is list:
+                state[key] = list(map(_copy_list, value))
+            else:
+                state[key] = value[:]
+        elif kind is dict:
+            state[key] = value.copy()
 
 
 def register(cls: G) -> G:
