@@ -158,20 +158,15 @@ class Dealer:
         After ``REJECT_TRIES`` failing deals, deals are repaired by swaps instead (a random walk:
         not uniform; ``MAX_TRIES`` in all); if none passes every test, an exhaustive search finds
         a deal (one exists whenever the constraints describe a real position)."""
-        checks = self.checks
-        confirms = self.confirms
+        passes = self._passes
         plan = self.plan
         if plan.exact and not self.known_counts:  # the hot loop: plain rejection
             deal_exact = plan.deal_exact
             known_by_place = self.known_by_place
             for _attempt in range(REJECT_TRIES):
                 whole = deal_exact(rng, known_by_place)
-                for i, check in checks:
-                    if not check(whole[i]):
-                        break
-                else:
-                    if not confirms or all(confirm(whole[i]) for i, confirm in confirms):
-                        return whole
+                if passes(whole):
+                    return whole
             return self._deal_repairing(rng)
         known_counts = self.known_counts
         known_at = self.known_at
@@ -184,13 +179,16 @@ class Dealer:
                 continue
             for i, known in known_at:
                 dealt[i][:0] = known
-            for i, check in checks:
-                if not check(dealt[i]):
-                    break
-            else:
-                if not confirms or all(confirm(dealt[i]) for i, confirm in confirms):
-                    return dealt
+            if passes(dealt):
+                return dealt
         return self._deal_repairing(rng)
+
+    def _passes(self, dealt: list[list[Card]]) -> bool:
+        """Whether every place's cards in ``dealt`` pass its checks, then its confirmations."""
+        for i, check in self.checks:
+            if not check(dealt[i]):
+                return False
+        return all(confirm(dealt[i]) for i, confirm in self.confirms)
 
     def _deal_repairing(self, rng: random.Random) -> list[list[Card]]:
         """``deal`` after ``REJECT_TRIES`` failing deals: deals repaired by swaps, then the

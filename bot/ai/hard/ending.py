@@ -58,25 +58,30 @@ class ExactEnding:
 
     def __call__(self, world: Game, seat: int, legal: list[Action]) -> Action:
         if legal[0].kind is _PLAY:
-            if world is self.world and self.step < len(self.line):
-                card = self.line[self.step]
-                self.step += 1
+            card = self.next_card(world, seat)
+            if card is not None:
                 for action in legal:
                     if action.cards and action.cards[0] is card:
                         return action
-            elif getattr(world, "phase", None) is _PLAYING:
-                trick = world.trick_plays()
-                # Seats that played to the trick hold one card less than the seat to play.
-                left = len(world.hand(seat)) * world.players - len(trick)
-                if left <= self.cards and all(world.tricks_won):  # type: ignore[attr-defined]
-                    self.world = world
-                    self.line = self.solver(world).best_line(world.hands, trick, seat)
-                    self.step = 1
-                    card = self.line[0]
-                    for action in legal:
-                        if action.cards and action.cards[0] is card:
-                            return action
         return self.policy(world, seat, legal)
+
+    def next_card(self, world: Game, seat: int) -> Card | None:
+        """The solver's card for ``seat`` in ``world`` (the next of the line being played, or the
+        first of a new one), or None while the fast policy plays."""
+        if world is self.world and self.step < len(self.line):
+            self.step += 1
+            return self.line[self.step - 1]
+        if getattr(world, "phase", None) is not _PLAYING:
+            return None
+        trick = world.trick_plays()
+        # Seats that played to the trick hold one card less than the seat to play.
+        left = len(world.hand(seat)) * world.players - len(trick)
+        if left > self.cards or not all(world.tricks_won):  # type: ignore[attr-defined]
+            return None
+        self.world = world
+        self.line = self.solver(world).best_line(world.hands, trick, seat)
+        self.step = 1
+        return self.line[0]
 
     def solver(self, world: Game) -> Solver:
         trump = world.trump_suit()

@@ -31,6 +31,16 @@ _CARD_OF: dict[int, Card] = {code: card for card, code in _CODE_OF.items()}
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
+def _encoded(
+    hands: Sequence[Sequence[Card]], trick: Sequence[tuple[int, Card]]
+) -> tuple[list[tuple[int, ...]], list[tuple[int, int]]]:
+    """A position's hands (codes, high to low) and trick ((seat, code) in order) as the solver keeps them."""
+    return (
+        [tuple(sorted((_CODE_OF[c] for c in hand), reverse=True)) for hand in hands],
+        [(seat, _CODE_OF[card]) for seat, card in trick],
+    )
+
+
 class OutOfTime(Exception):
     """The solve passed its deadline (``Solver.deadline``)."""
 
@@ -70,8 +80,7 @@ class Solver:
         self.value_of = [0] * 32
         for card, code in _CODE_OF.items():
             self.value_of[code] = points.get(card, 0)
-        self.hands = [tuple(sorted((_CODE_OF[c] for c in hand), reverse=True)) for hand in hands]
-        self.trick = [(seat, _CODE_OF[card]) for seat, card in trick]
+        self.hands, self.trick = _encoded(hands, trick)
         self.to_play = to_play
         self.table: dict[tuple[object, ...], tuple[int, int, int]] = {} if table is None else table
         """Positions searched: (bound kind, value, best card). Only the position is in the key, so a
@@ -126,27 +135,14 @@ class Solver:
         return out
 
     # ----- the search ------------------------------------------------------------------------
-    def solve_from(
-        self, hands: Sequence[Sequence[Card]], trick: Sequence[tuple[int, Card]], to_play: int
-    ) -> Solution:
-        """``solve`` another position under the same trump, counter values and sides (the table is
-        kept: positions already searched are not searched again)."""
-        code_of = _CODE_OF
-        self.players = len(hands)
-        self.hands = [tuple(sorted((code_of[c] for c in hand), reverse=True)) for hand in hands]
-        self.trick = [(seat, code_of[card]) for seat, card in trick]
-        self.to_play = to_play
-        return self.solve()
-
     def best_line(
         self, hands: Sequence[Sequence[Card]], trick: Sequence[tuple[int, Card]], to_play: int
     ) -> list[Card]:
-        """Every card still to be played from a position (as ``solve_from`` takes it), in order,
-        each seat playing a best card: the rollout of a world played perfectly."""
-        code_of = _CODE_OF
+        """Every card still to be played from a position (hands, the trick so far, the seat to
+        play), in order, each seat playing a best card: the rollout of a world played perfectly.
+        The table is kept: positions already searched are not searched again."""
         players = self.players = len(hands)
-        left = [tuple(sorted((code_of[c] for c in hand), reverse=True)) for hand in hands]
-        played = [(seat, code_of[card]) for seat, card in trick]
+        left, played = _encoded(hands, trick)
         value_of = self.value_of
         bound = sum(value_of[c] for hand in left for c in hand) + sum(value_of[c] for _, c in played)
         bound += self.last_bonus + 1

@@ -29,8 +29,8 @@ from bot.engine.pinochle.common import (
     SORT_KEY,
     PinochleGame,
     codes,
+    counted_counters,
     meld_json,
-    round_counters,
 )
 from bot.engine.pinochle.worlds import PartnershipPlan, redeal_partnership
 from bot.engine.prose import rules_prose
@@ -318,9 +318,9 @@ class PartnershipBase(PinochleGame):
 
     def score_deal(self) -> list[Event]:
         # ``side_deal_total`` of each side, its parts kept for the summary (search ends a deal in
-        # every rollout: ``counted`` is ``counted_counters`` with the count read once).
-        taken = self.taken
-        counted = [round_counters(points) for points in taken] if self.count_mode == "standard" else taken[:]
+        # every rollout).
+        count = self.count_mode
+        counted = [counted_counters(points, count) for points in self.taken]
         meld_counted = [meld if won else 0 for meld, won in zip(self.side_meld, self.tricks_won, strict=True)]
         totals = [meld + more for meld, more in zip(meld_counted, counted, strict=True)]
         changes = totals[:]
