@@ -12,7 +12,8 @@ def test_caps_are_per_variant_then_per_family() -> None:
     two = hard.caps(new_game("pinochle-2", seed=1, options={"match": "deal"}))
     four = hard.caps(new_game("pinochle-4", seed=1, options={"match": "deal"}))
     auction = hard.caps(new_game("pinochle-4-auction", seed=1, options={"match": "deal"}))
-    assert four == CAPS["pinochle-4"]
-    assert auction == CAPS["pinochle"] != four  # no caps of its own: its family's
+    six = hard.caps(new_game("pinochle-6", seed=1))
+    assert four == auction == CAPS["pinochle-4"]
     assert two == CAPS["pinochle-2"] != four
+    assert six == CAPS["pinochle"] != four  # no caps of its own: its family's
     assert HardPlayer(1, samples=4, rollouts=24).caps(new_game("pinochle-2", seed=1)) == (4, 24)

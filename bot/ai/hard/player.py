@@ -30,6 +30,7 @@ DEFAULT_BUDGET = 1.0
 CAPS: dict[str, tuple[int, int]] = {
     "pitch": (96, 800),
     "pinochle-4": (240, 1800),
+    "pinochle-4-auction": (240, 1800),
     "pinochle": (160, 1200),
     "pinochle-2": (48, 360),
     "pinochle-3": (64, 600),
@@ -42,7 +43,8 @@ noise of 48 worlds). Partnership pinochle and double-deck sample as many worlds 
 the budget: on the same 300 pinochle-4 deals 24 worlds won 77.5% of pairs against ``basic``, 64
 won 85.8% and 160 won 88.2% (CPU p99 0.32 s a decision). Pinochle-4 itself, whose card play is the
 whole game, samples 240 (with the exact endings): 85.5% of 500 pairs (seed 1) where 160 won 84.8%,
-the margin level at +28 a deal, CPU p99 0.46 s a decision. Double-deck's 64 worlds took 58.5% of 100
+the margin level at +28 a deal, CPU p99 0.46 s a decision; the auction's card play too
+(``ENDING_CARDS``). Double-deck's 64 worlds took 58.5% of 100
 pairs where 12 took 48.5% (CPU p99 0.25 s). Two-hand's stock order is a guess in every world, and
 a two-seat deal is cheap to play out (CPU p99 about 0.4 s a decision at its caps). Three-hand
 has up to 18 cards to choose from, and keeps ``basic``'s move unless the search finds a better one
