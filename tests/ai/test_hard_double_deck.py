@@ -12,6 +12,7 @@ from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.rollout import DealResult
 from bot.ai.hard.search import Clock, Context, Evaluator
 from bot.engine import Kind, new_game
+from tests.ai.test_double_deck_ai import position
 
 
 def context(seat: int) -> Context:
@@ -80,3 +81,14 @@ def test_auction_worlds_fit_a_partners_big_bid() -> None:
         world.rollout(RolloutPolicy("double-deck"))
         assert world.last_deal is not None
     assert sum(fitted) >= 6
+
+
+def test_rollouts_take_a_trick_with_a_counter_in_it_by_a_sure_winner() -> None:
+    # Double-deck counts one point a counter (pinochle ten), and the rollout policy's thresholds
+    # were pinochle's: with "four points at stake" it waited for a trick of four counters, so here
+    # it played the 10♠ (beaten by the A♠ still out) instead of taking the K♠ with its own A♠.
+    game = position({0: "KS QC JC", 1: "AS 10S JD", 2: "AS QS QD", 3: "JS JS KD"}, (0, "play KS"))
+    legal = game.legal_actions(1)
+    assert sorted(str(a) for a in legal) == ["play 10S", "play AS"]
+    assert str(RolloutPolicy("double-deck")(game, 1, legal)) == "play AS"
+

@@ -33,6 +33,7 @@ _BID = Kind.BID
 _PLAY_PHASE = Phase.PLAY
 _PLAYOFF = Phase.PLAYOFF
 _MELD_PHASE = Phase.MELD
+_TEN = Card(Suit.SPADES, Rank.TEN)
 
 
 class RolloutPolicy:
@@ -94,7 +95,7 @@ def _pitch_play_known(world: PitchBase, seat: int, legal: list[Action]) -> Actio
 
 
 # ----- pinochle -----------------------------------------------------------------------------------
-COVERING = frozenset({"pinochle-4", "pinochle-4-auction"})
+COVERING = frozenset({"pinochle-4", "pinochle-4-auction", "double-deck"})
 """Variants whose rollouts cover a partner's trick an opponent could still take."""
 
 
@@ -143,6 +144,7 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     trump = world.trump
     trump_index = SUIT_INDEX[trump] if trump is not None else -1
     points = world.points
+    ten = points[_TEN]  # the counting scale: 10 in pinochle, 1 (or 10) a counter in double-deck
     if not trick:
         return _action(legal, _pinochle_lead(world, seat, cards))
     led = trick[0][1].suit
@@ -162,7 +164,8 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     assert best is not None
     partner_winning = world.side_of[world.win_seat] == world.side_of[seat]
     if partner_winning and (holds(best) if best.suit is not trump else PIN_STRENGTH[best] >= trump_top):
-        smear = max(cards, key=lambda c: (points[c] - (15 if c.suit is trump else 0), -PIN_STRENGTH[c]))
+        trump_cost = 1.5 * ten  # a trump kept is worth more than a counter given
+        smear = max(cards, key=lambda c: (points[c] - trump_cost * (c.suit is trump), -PIN_STRENGTH[c]))
         return _action(legal, smear)
     winners = [c for c in cards if _beats(c, best, trump)]
     if partner_winning and world.name in COVERING:
@@ -174,10 +177,10 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     if winners and not partner_winning:
         if not to_come:
             return _action(
-                legal, min(winners, key=lambda c: (c.suit is trump, points[c] < 10, PIN_STRENGTH[c]))
+                legal, min(winners, key=lambda c: (c.suit is trump, points[c] < ten, PIN_STRENGTH[c]))
             )
         sure = [c for c in winners if holds(c)]
-        if sure and (sum(points[c] for _, c in trick) >= 4 or any(points[c] >= 10 for c in sure)):
+        if sure and (sum(points[c] for _, c in trick) >= 0.4 * ten or any(points[c] >= ten for c in sure)):
             return _action(legal, min(sure, key=lambda c: (c.suit is trump, PIN_STRENGTH[c])))
     return _action(legal, min(cards, key=lambda c: (points[c], c.suit is trump, PIN_STRENGTH[c])))
 
@@ -185,6 +188,7 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
 def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
     trump = world.trump
     points = world.points
+    ten = points[_TEN]
     tops = _tops(world, seat)
     trumps = [c for c in cards if c.suit is trump]
     if trumps and trump is not None:
@@ -192,7 +196,10 @@ def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
         top = trumps[0] if len(trumps) == 1 else max(trumps, key=PIN_STRENGTH.__getitem__)
         bidder = getattr(world, "bidder", None)
         ours = bidder is not None and world.side_of[bidder] == world.side_of[seat]
-        if trump_count and PIN_STRENGTH[top] >= trump_top and len(trumps) >= 3 and (ours or len(trumps) >= 5):
+        # Double-deck's 20-card hands draw trumps with five or more, by the bidding side only (basic's rule).
+        draw, alone = (5, 99) if world.family == "double-deck" else (3, 5)
+        enough = len(trumps) >= draw and (ours or len(trumps) >= alone)
+        if trump_count and PIN_STRENGTH[top] >= trump_top and enough:
             return top  # draw trumps with a sure winner
     bosses = [c for c in cards if c.suit is not trump and PIN_STRENGTH[c] >= tops[SUIT_INDEX[c.suit]]]
     if bosses:
@@ -201,7 +208,7 @@ def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
     length = [0, 0, 0, 0]
     for card in plain:
         length[SUIT_INDEX[card.suit]] += 1
-    return min(plain, key=lambda c: (points[c] >= 10, PIN_STRENGTH[c], -length[SUIT_INDEX[c.suit]]))
+    return min(plain, key=lambda c: (points[c] >= ten, PIN_STRENGTH[c], -length[SUIT_INDEX[c.suit]]))
 
 
 def stock_play(world: TwoHand, seat: int, legal: list[Action]) -> Action:
