@@ -96,7 +96,16 @@ def _pitch_play_known(world: PitchBase, seat: int, legal: list[Action]) -> Actio
 
 # ----- pinochle -----------------------------------------------------------------------------------
 COVERING = frozenset({"pinochle-4", "pinochle-4-auction", "double-deck"})
-"""Variants whose rollouts cover a partner's trick an opponent could still take."""
+"""Variants whose rollouts cover a partner's trick an opponent could still take.
+
+The card play below reckons counters on the scale of a ten (``_TEN``): ten points in pinochle, one a
+counter in double-deck (ten with its 100-aces rule). Reckoned in pinochle's points, double-deck's
+rollouts took a trick with a sure winner only when it held four counters, so they gave away most of
+the counters ``basic`` takes: with ``hard``'s card play against ``basic``'s (both bidding as
+``basic``) hard won 54.7% of 160 pairs (seeds 2 and 5) before and 66.6% after. The whole level
+showed no clear change over 500 pairs (seeds 1-3): 59.6% of pairs and +6.3 a deal against 58.0% and
++7.9 before (``hard``'s auction, which decides most of a double-deck deal, was about even with
+``basic``'s either way)."""
 
 
 def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
