@@ -34,7 +34,7 @@ CAPS: dict[str, tuple[int, int]] = {
     "pinochle": (160, 1200),
     "pinochle-2": (48, 360),
     "pinochle-3": (64, 600),
-    "double-deck": (64, 500),
+    "double-deck": (160, 1200),
 }
 """Per variant, else per family: sampled worlds per candidate at most, and rollouts per decision at
 most (fewer worlds per candidate when there are many candidates). Pitch deals are six tricks,
@@ -45,7 +45,10 @@ won 85.8% and 160 won 88.2% (CPU p99 0.32 s a decision). Pinochle-4 itself, whos
 whole game, samples 240 (with the exact endings): 85.5% of 500 pairs (seed 1) where 160 won 84.8%,
 the margin level at +28 a deal, CPU p99 0.46 s a decision; the auction's card play too
 (``ENDING_CARDS``). Double-deck's 64 worlds took 58.5% of 100
-pairs where 12 took 48.5% (CPU p99 0.25 s). Two-hand's stock order is a guess in every world, and
+pairs where 12 took 48.5% (CPU p99 0.25 s); once its rollouts counted double-deck's counters
+(``policy.COVERING``), 160 worlds took 62.2% of 500 pairs (seeds 1-3) and +7.6 a deal where 64 took
+59.6% and +6.3 (CPU p99 0.47 s, at most 0.94 s); its card play alone (bidding as ``basic``), 67.5%
+of 200 pairs (seeds 1-2) where 64 worlds took 59.2%. Two-hand's stock order is a guess in every world, and
 a two-seat deal is cheap to play out (CPU p99 about 0.4 s a decision at its caps). Three-hand
 has up to 18 cards to choose from, and keeps ``basic``'s move unless the search finds a better one
 (``BASIC_LEAN``), which takes enough worlds to tell: 64 worlds (600 rollouts) instead of 24 (200)
