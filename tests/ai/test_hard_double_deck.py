@@ -91,4 +91,3 @@ def test_rollouts_take_a_trick_with_a_counter_in_it_by_a_sure_winner() -> None:
     legal = game.legal_actions(1)
     assert sorted(str(a) for a in legal) == ["play 10S", "play AS"]
     assert str(RolloutPolicy("double-deck")(game, 1, legal)) == "play AS"
-

@@ -34,6 +34,14 @@ _PLAY_PHASE = Phase.PLAY
 _PLAYOFF = Phase.PLAYOFF
 _MELD_PHASE = Phase.MELD
 _TEN = Card(Suit.SPADES, Rank.TEN)
+"""The card whose counter value sets the scale of the pinochle card play below: ten points in
+pinochle, one a counter in double-deck (ten with its 100-aces rule). Reckoned in pinochle's points,
+double-deck's rollouts took a trick with a sure winner only when it held four counters, so they gave
+away most of the counters ``basic`` takes: with ``hard``'s card play against ``basic``'s (both
+bidding as ``basic``) hard won 54.7% of 160 pairs (seeds 2 and 5) before and 66.6% after. The whole
+level showed no clear change over 500 pairs (seeds 1-3): 59.6% of pairs and +6.3 a deal against
+58.0% and +7.9 before (``hard``'s auction, which decides most of a double-deck deal, was about even
+with ``basic``'s either way)."""
 
 
 class RolloutPolicy:
@@ -96,16 +104,11 @@ def _pitch_play_known(world: PitchBase, seat: int, legal: list[Action]) -> Actio
 
 # ----- pinochle -----------------------------------------------------------------------------------
 COVERING = frozenset({"pinochle-4", "pinochle-4-auction", "double-deck"})
-"""Variants whose rollouts cover a partner's trick an opponent could still take.
-
-The card play below reckons counters on the scale of a ten (``_TEN``): ten points in pinochle, one a
-counter in double-deck (ten with its 100-aces rule). Reckoned in pinochle's points, double-deck's
-rollouts took a trick with a sure winner only when it held four counters, so they gave away most of
-the counters ``basic`` takes: with ``hard``'s card play against ``basic``'s (both bidding as
-``basic``) hard won 54.7% of 160 pairs (seeds 2 and 5) before and 66.6% after. The whole level
-showed no clear change over 500 pairs (seeds 1-3): 59.6% of pairs and +6.3 a deal against 58.0% and
-+7.9 before (``hard``'s auction, which decides most of a double-deck deal, was about even with
-``basic``'s either way)."""
+"""Variants whose rollouts cover a partner's trick an opponent could still take."""
+TRUMP_DRAW: dict[str, tuple[int, float]] = {"double-deck": (5, float("inf"))}
+"""Per family: trumps a hand leads a sure trump with at least, on the bidding side and on the other
+(``basic``'s rules: double-deck's 20-card hands draw with five, by the bidding side only)."""
+DEFAULT_TRUMP_DRAW = (3, 5)
 
 
 def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
@@ -155,7 +158,7 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     points = world.points
     ten = points[_TEN]  # the counting scale: 10 in pinochle, 1 (or 10) a counter in double-deck
     if not trick:
-        return _action(legal, _pinochle_lead(world, seat, cards))
+        return _action(legal, _pinochle_lead(world, seat, cards, ten))
     led = trick[0][1].suit
     to_come = world.players - 1 - len(trick)
     led_top, led_count = _out(world, seat, SUIT_INDEX[led])
@@ -194,10 +197,9 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     return _action(legal, min(cards, key=lambda c: (points[c], c.suit is trump, PIN_STRENGTH[c])))
 
 
-def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
+def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card], ten: int) -> Card:
     trump = world.trump
     points = world.points
-    ten = points[_TEN]
     tops = _tops(world, seat)
     trumps = [c for c in cards if c.suit is trump]
     if trumps and trump is not None:
@@ -205,8 +207,7 @@ def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card]) -> Card:
         top = trumps[0] if len(trumps) == 1 else max(trumps, key=PIN_STRENGTH.__getitem__)
         bidder = getattr(world, "bidder", None)
         ours = bidder is not None and world.side_of[bidder] == world.side_of[seat]
-        # Double-deck's 20-card hands draw trumps with five or more, by the bidding side only (basic's rule).
-        draw, alone = (5, 99) if world.family == "double-deck" else (3, 5)
+        draw, alone = TRUMP_DRAW.get(world.family, DEFAULT_TRUMP_DRAW)
         enough = len(trumps) >= draw and (ours or len(trumps) >= alone)
         if trump_count and PIN_STRENGTH[top] >= trump_top and enough:
             return top  # draw trumps with a sure winner
