@@ -1,20 +1,26 @@
-"""Inference from the auction: sampled worlds in which the other seats' hands fit their calls.
+"""Inference from the auction (and in pitch from the play): sampled worlds in which the other
+seats' hands fit their calls and explain their plays.
 
 The engine's sampler keeps every world consistent with what was seen (meld shown, voids, passed
 cards) but a bid is a statement about a hand, not a card: a seat that bid 300 rarely holds a hand
 worth 150. Of a few sampled worlds the one whose hands fit the calls best is kept (a pinochle hand's
 worth: its best meld plus its aces and trump length, on the scale of the bids), which is cheap and
-moves the worlds the right way without demanding a formula the other players share.
+moves the worlds the right way without demanding a formula the other players share. In pitch card
+play each world also counts the plays it does not explain (``reading``: played otherwise than
+``basic`` would with the world's hands), each as a point of worth outside the calls' bounds: over the
+same 500 pairs of 4-player pitch (seed 1) ``hard`` won 64.4% instead of 61.7%.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.hard.fitting import can_swap, swap_to_fit
+from bot.ai.hard.reading import pitch_misreads
 from bot.ai.hard.worlds import sample_world
 from bot.engine import Card, Game, Rank, Suit
 from bot.engine.meld import meld_total
@@ -23,6 +29,9 @@ from bot.engine.pitch import PitchBase
 
 TRIES = 6
 """Worlds sampled per world kept."""
+MISREAD = 1.0
+"""Pitch card play: what one play a world does not explain (``reading``) counts beside a point of
+hand worth outside the calls' bounds."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +118,8 @@ class PitchWorth:
 def sample_fitting(
     game: Game, seat: int, view: dict[str, Any], rng: random.Random, expired: Callable[[], bool]
 ) -> Game:
-    """A sampled world whose other hands fit the auction's calls as well as ``TRIES`` allow (fewer
-    once ``expired()``)."""
+    """A sampled world whose other hands fit the auction's calls (and, in pitch card play, explain
+    the plays made) as well as ``TRIES`` allow (fewer once ``expired()``)."""
     worth: Any
     if isinstance(game, PinochleGame) and view.get("phase") in ("bidding", "forced"):
         step = 10 if game.family != "double-deck" else int(getattr(game, "scale", 1))
@@ -121,7 +130,8 @@ def sample_fitting(
     else:
         return sample_world(game, seat, rng)
     bounds = calls(view, seat, step, first)
-    if not bounds:
+    reading = isinstance(game, PitchBase) and game.trumps is not None
+    if not bounds and not reading:
         return sample_world(game, seat, rng)
     best_world: Game | None = None
     best_miss = float("inf")
@@ -131,6 +141,11 @@ def sample_fitting(
         for call in bounds:
             value = worth(world.hand(call.seat))
             miss += max(0.0, call.low - value) + max(0.0, value - call.high)
+        if reading and miss < best_miss:
+            assert isinstance(world, PitchBase)
+            # Only as many misreads as could still make this world the best are counted.
+            limit = math.ceil((best_miss - miss) / MISREAD) if best_miss < float("inf") else 10**6
+            miss += MISREAD * pitch_misreads(world, seat, limit)
         if miss < best_miss:
             best_world, best_miss = world, miss
         if miss == 0 or expired():
