@@ -287,19 +287,33 @@ def two_hand_meld(world: TwoHand, seat: int, legal: list[Action]) -> Action:
 def pitch_play(world: PitchBase, seat: int, legal: list[Action]) -> Action:
     """Trick play with trump known: ``basic``'s card play (``pitch.play_card``), from what ``seat``
     could know in the world (its hand, the tricks played, who has shown a void, the hand sizes)."""
+    ctx = pitch_context(
+        world,
+        seat,
+        world.hands[seat],
+        [plays for plays, _ in world.tricks] + [world.trick],
+        [len(hand) for hand in world.hands],
+    )
+    return _action(legal, play_card(ctx, [action.cards[0] for action in legal], world.trick))
+
+
+def pitch_context(
+    world: PitchBase, seat: int, hand: list[Card], tricks: list[list[tuple[int, Card]]], sizes: list[int]
+) -> PitchContext:
+    """What ``basic``'s card play reads, for ``seat`` holding ``hand`` in ``world`` after
+    ``tricks`` (the one in play last) with every seat holding ``sizes`` cards."""
     trumps = world.trumps
     assert trumps is not None
-    ctx = PitchContext(
+    return PitchContext(
         trumps,
-        world.hands[seat],
+        hand,
         seat,
         set(world.sides[world.side_of[seat]]),
-        tricks=[plays for plays, _ in world.tricks] + [world.trick],
-        hand_sizes=[len(hand) for hand in world.hands],
+        tricks=tricks,
+        hand_sizes=sizes,
         three_counts=world.three_counts(),
         low_is_taken=not world.option("old-high-low"),
     )
-    return _action(legal, play_card(ctx, [action.cards[0] for action in legal], world.trick))
 
 
 def _action(legal: list[Action], card: Card) -> Action:

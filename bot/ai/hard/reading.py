@@ -11,7 +11,7 @@ plays otherwise than ``basic`` is never ruled out.
 
 from __future__ import annotations
 
-from bot.ai.pitch import Context as PitchContext
+from bot.ai.hard.policy import pitch_context
 from bot.ai.pitch import play_card
 from bot.engine import Card
 from bot.engine.pitch import PitchBase
@@ -30,8 +30,6 @@ def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
     players = len(hands)
     later: list[list[Card]] = [[] for _ in range(players)]
     sizes = [len(hand) for hand in hands]
-    three_counts = world.three_counts()
-    low_is_taken = not world.option("old-high-low")
     misses = 0
     saved = world.trick
     try:
@@ -54,16 +52,7 @@ def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
                     hands[other] = kept
                 if len(playable) <= 1:
                     continue
-                ctx = PitchContext(
-                    trumps,
-                    hand,
-                    other,
-                    set(world.sides[world.side_of[other]]),
-                    tricks=[*tricks[:number], before],
-                    hand_sizes=sizes[:],
-                    three_counts=three_counts,
-                    low_is_taken=low_is_taken,
-                )
+                ctx = pitch_context(world, other, hand, [*tricks[:number], before], sizes[:])
                 if play_card(ctx, playable, before) != card:
                     misses += 1
                     if misses >= limit:
