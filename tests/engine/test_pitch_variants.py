@@ -126,7 +126,7 @@ def follows(hand: str, led: str) -> list[str]:
     assert isinstance(game, PitchBase)
     game.set_trump(Suit.HEARTS)
     game.trick = [(0, Card.parse(led))]
-    return [card.code for card in game.extra_follows(parse_cards(hand))]
+    return [card.code for card in game.extra_follows(parse_cards(hand), game.trick)]
 
 
 @pytest.mark.parametrize(

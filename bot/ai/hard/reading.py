@@ -21,42 +21,30 @@ def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
     """How many plays of the deal so far by seats other than ``seat`` differ from ``basic``'s play
     with the hand ``world`` gives that seat at the time (counting stops at ``limit``). The pitch
     (the deal's first lead, which names trump) and plays with no choice are not counted."""
-    trumps = world.trumps
-    if trumps is None or limit <= 0:
+    if world.trumps is None or limit <= 0:
         return 0
     tricks = [plays for plays, _ in world.tricks]
     tricks.append(world.trick)
     hands = world.hands
-    players = len(hands)
-    later: list[list[Card]] = [[] for _ in range(players)]
+    later: list[list[Card]] = [[] for _ in hands]
     sizes = [len(hand) for hand in hands]
     misses = 0
-    saved = world.trick
-    try:
-        for number in range(len(tricks) - 1, -1, -1):
-            plays = tricks[number]
-            for position in range(len(plays) - 1, -1, -1):
-                other, card = plays[position]
-                later[other].append(card)
-                sizes[other] += 1
-                if other == seat or (number == 0 and position == 0):
-                    continue
-                hand = world.sort_cards(hands[other] + later[other])
-                before = plays[:position]
-                # The follow rules read the world's hand and trick: set them as they were.
-                hands[other], kept = hand, hands[other]
-                world.trick = before
-                try:
-                    playable = world.playable(other)
-                finally:
-                    hands[other] = kept
-                if len(playable) <= 1:
-                    continue
-                ctx = pitch_context(world, other, hand, [*tricks[:number], before], sizes[:])
-                if play_card(ctx, playable, before) != card:
-                    misses += 1
-                    if misses >= limit:
-                        return misses
-    finally:
-        world.trick = saved
+    for number in range(len(tricks) - 1, -1, -1):
+        plays = tricks[number]
+        for position in range(len(plays) - 1, -1, -1):
+            other, card = plays[position]
+            later[other].append(card)
+            sizes[other] += 1
+            if other == seat or (number == 0 and position == 0):
+                continue
+            hand = world.sort_cards(hands[other] + later[other])
+            before = plays[:position]
+            playable = world.playable_from(hand, before)
+            if len(playable) <= 1:
+                continue
+            ctx = pitch_context(world, other, hand, [*tricks[:number], before], sizes[:])
+            if play_card(ctx, playable, before) != card:
+                misses += 1
+                if misses >= limit:
+                    return misses
     return misses

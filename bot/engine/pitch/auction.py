@@ -127,8 +127,8 @@ class AuctionPitch(PitchBase):
         return {str(SLAM): "slam"} if self.option("slam") else {}
 
     # ----- the pitch: a joker led first ---------------------------------------------------------
-    def leads(self, seat: int) -> list[Card]:
-        cards = super().leads(seat)
+    def leads(self, hand: list[Card]) -> list[Card]:
+        cards = super().leads(hand)
         if self.trump is None and self.option("joker-lead") == "forbidden":
             return [card for card in cards if not card.is_joker]
         return cards

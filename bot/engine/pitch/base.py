@@ -206,12 +206,17 @@ class PitchBase(Game):
 
     def playable(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play to the current trick (the follow rules of §4)."""
-        hand = self.hands[seat]
-        if not self.trick:
-            return self.leads(seat)
+        return self.playable_from(self.hands[seat], self.trick)
+
+    def playable_from(self, hand: list[Card], trick: list[tuple[int, Card]]) -> list[Card]:
+        """The cards of ``hand`` that may be played to ``trick`` (a lead when it is empty) in this
+        deal as it stands: ``playable``'s rules, for search reading a play made earlier with the
+        hand a seat held then."""
+        if not trick:
+            return self.leads(hand)
         if self.extra:
-            return self.extra_follows(hand)
-        led = self.trick[0][1].suit
+            return self.extra_follows(hand, trick)
+        led = trick[0][1].suit
         trump = self.trump
         if led is trump:
             trumps = [card for card in hand if card.suit is trump]
@@ -220,16 +225,16 @@ class PitchBase(Game):
             return [card for card in hand if card.suit is led or card.suit is trump]
         return hand[:]
 
-    def leads(self, seat: int) -> list[Card]:
-        """The cards ``seat`` may lead (any card)."""
-        return list(dict.fromkeys(self.hands[seat]))
+    def leads(self, hand: list[Card]) -> list[Card]:
+        """The cards of ``hand`` that may be led (any card)."""
+        return list(dict.fromkeys(hand))
 
-    def extra_follows(self, hand: list[Card]) -> list[Card]:
+    def extra_follows(self, hand: list[Card], trick: list[tuple[int, Card]]) -> list[Card]:
         """The follow rules by effective suit (off-jack and jokers are trumps)."""
         trumps = self.trumps
         assert trumps is not None
         power = trumps.power
-        led = trumps.suit_of(self.trick[0][1])
+        led = trumps.suit_of(trick[0][1])
         held_trumps = [card for card in hand if card in power]
         if led is trumps.suit:
             return held_trumps or hand[:]

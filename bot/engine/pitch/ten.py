@@ -124,8 +124,8 @@ class TenPointPitch(PitchBase):
             ]
         return super()._legal_actions(seat)
 
-    def leads(self, seat: int) -> list[Card]:
-        cards = super().leads(seat)
+    def leads(self, hand: list[Card]) -> list[Card]:
+        cards = super().leads(hand)
         if not self.tricks and self.trumps is not None:  # the pitch: a trump if the pitcher holds one
             trumps = [card for card in cards if card in self.trumps.power]
             return trumps or cards
