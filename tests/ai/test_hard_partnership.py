@@ -50,6 +50,24 @@ def test_rollouts_duck_under_a_partner_trick_they_cannot_secure() -> None:
     assert action.cards == tuple(parse_cards("JS"))
 
 
+def test_rollouts_smear_a_counter_last_on_a_partner_trick_won_with_a_low_trump() -> None:
+    game = _four_hand(
+        {
+            0: "AS KS KS AH AH 10H AD AD 10D 10D KD KD",
+            1: "9H JH QH KH AC AC 10C 10C KC KC QC QC",
+            2: "AS QS JS 10H KH QD QD JD JD 9D 9D JC",
+            3: "10S 10S QS JS 9S 9S QH JH JC 9C 9C 9H",  # its 9♥ is turned: hearts are trump
+        }
+    )
+    game.apply(0, "play AS")
+    game.apply(1, "play 9H")  # trumped with the lowest trump, the aces of trump still out
+    game.apply(2, "play QS")
+    # Seat 3 plays last: its partner's trick is sure whatever trumps are out, so it gives the 10♠
+    # (it threw the 9♠ when it weighed the trick as if others were still to play).
+    action = RolloutPolicy("pinochle")(game, 3, game.legal_actions(3))
+    assert action.cards == tuple(parse_cards("10S"))
+
+
 def test_auction_bids_one_step_at_a_time() -> None:
     game = new_game("pinochle-4-auction", seed=1, options={"match": "deal"})
     assert isinstance(game, PartnershipBase)
