@@ -176,8 +176,9 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     assert best is not None
     partner_winning = world.side_of[world.win_seat] == world.side_of[seat]
     # Last to play, a partner's trick is sure whatever it was won with (a trump out above it or not).
-    sure_trick = not to_come or (holds(best) if best.suit is not trump else PIN_STRENGTH[best] >= trump_top)
-    if partner_winning and sure_trick:
+    if partner_winning and (
+        not to_come or (holds(best) if best.suit is not trump else PIN_STRENGTH[best] >= trump_top)
+    ):
         trump_cost = 1.5 * ten  # a trump kept is worth more than a counter given
         smear = max(cards, key=lambda c: (points[c] - trump_cost * (c.suit is trump), -PIN_STRENGTH[c]))
         return _action(legal, smear)
