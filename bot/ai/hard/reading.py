@@ -42,7 +42,8 @@ def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
             playable = world.playable_from(hand, before)
             if len(playable) <= 1:
                 continue
-            ctx = pitch_context(world, other, hand, [*tricks[:number], before], sizes[:])
+            # The context reads the sizes as it is built and keeps nothing of the list.
+            ctx = pitch_context(world, other, hand, [*tricks[:number], before], sizes)
             if play_card(ctx, playable, before) != card:
                 misses += 1
                 if misses >= limit:
