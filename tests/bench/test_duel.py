@@ -3,6 +3,7 @@ of zero between equal levels."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -155,3 +156,56 @@ def test_a_suite_with_a_missing_level_plays_nothing(monkeypatch, capsys):
     monkeypatch.setattr(duel, "run_match", lambda *args, **kwargs: pytest.fail("played"))
     assert duel.run_suite("trial", 5, 1, 1) == 2
     assert "level 'no-such-level' is not available for pitch" in capsys.readouterr().err
+
+
+def write_lines(path, entries):
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in entries), encoding="utf-8")
+
+
+def test_record_writes_every_pair_with_its_plays(tmp_path, capsys):
+    record = tmp_path / "run.jsonl"
+    argv = ["pitch-partnership", "--a", "basic", "--b", "random", "--pairs", "3", "--record", str(record)]
+    assert duel.main(argv) == 0
+    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    assert [line["pair"] for line in lines] == [0, 1, 2]
+    for line in lines:
+        assert [play["roles"] for play in line["plays"]] == ["ABAB", "BABA"]
+        # The pair's margin is A's side minus B's side, per deal, from the plays recorded.
+        totals = {"A": 0, "B": 0}
+        for play in line["plays"]:
+            for change, role in zip(play["changes"], play["roles"], strict=True):
+                totals[role] += change
+        a_total, b_total = totals["A"], totals["B"]
+        assert line["margin"] == (a_total - b_total) / 4
+        assert line["share"] == (1.0 if a_total > b_total else 0.5 if a_total == b_total else 0.0)
+        for play in line["plays"]:
+            assert play["bidder"] in range(4) and play["made"] in (True, False)
+    assert "pairs won by A" in capsys.readouterr().out
+
+
+def test_compare_counts_the_pairs_whose_result_changed(tmp_path, capsys):
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    write_lines(first, [{"pair": 0, "share": 1.0, "margin": 10}, {"pair": 1, "share": 0.0, "margin": -4},
+                        {"pair": 2, "share": 0.5, "margin": 0}])
+    write_lines(second, [{"pair": 0, "share": 1.0, "margin": 10}, {"pair": 1, "share": 1.0, "margin": 2},
+                         {"pair": 2, "share": 0.0, "margin": -3}, {"pair": 7, "share": 1.0, "margin": 50}])
+    assert duel.main(["--compare", str(first), str(second)]) == 0
+    out = capsys.readouterr().out
+    assert "3 pairs in both records" in out  # pair 7 is in one record only
+    assert "first:  A won 50.0% of pairs, +2.0 a deal" in out
+    assert "second: A won 66.7% of pairs, +3.0 a deal" in out
+    assert "pairs whose result changed: 2 (second better in 1, worse in 1)" in out
+    assert "margin, second minus first: +1.00 a deal" in out
+
+
+def test_compare_refuses_a_file_that_is_not_a_record(tmp_path, capsys):
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    write_lines(good, [{"pair": 0, "share": 1.0, "margin": 10}])
+    bad.write_text('{"pair": 0, "share": 1.0}\n', encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        duel.main(["--compare", str(good), str(bad)])
+    assert stopped.value.code == 2
+    assert "bad.jsonl:1: not a --record line" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        duel.main(["--compare", str(good), str(tmp_path / "missing.jsonl")])
+    assert "missing.jsonl" in capsys.readouterr().err
