@@ -591,6 +591,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         match_seatings(match)
     except (ValueError, LookupError) as error:  # the engine's errors are ValueErrors
         parser.error(str(error))
+    if args.record:
+        try:  # before the match: a long run is not lost to a path it cannot write
+            args.record.write_text("", encoding="utf-8")
+        except OSError as error:
+            parser.error(f"--record: {error}")
     tally = run_match(match, args.pairs, args.jobs)
     print(report(match, tally, args.jobs))
     if args.record:

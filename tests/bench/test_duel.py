@@ -209,3 +209,13 @@ def test_compare_refuses_a_file_that_is_not_a_record(tmp_path, capsys):
     with pytest.raises(SystemExit):
         duel.main(["--compare", str(good), str(tmp_path / "missing.jsonl")])
     assert "missing.jsonl" in capsys.readouterr().err
+
+
+def test_record_to_a_path_it_cannot_write_stops_before_playing(tmp_path, capsys, monkeypatch):
+    played = []
+    monkeypatch.setattr(duel, "run_match", lambda *args, **kwargs: played.append(args))
+    with pytest.raises(SystemExit) as stopped:
+        duel.main(["pinochle-4", "--pairs", "2", "--record", str(tmp_path / "no-such-folder" / "run.jsonl")])
+    assert stopped.value.code == 2
+    assert "--record:" in capsys.readouterr().err
+    assert not played
