@@ -3,8 +3,12 @@ policy's partner play, and the search's settings for these variants."""
 
 from __future__ import annotations
 
+import random
+
+from bot.ai import decide, make_player
 from bot.ai.hard import HardPlayer
 from bot.ai.hard.policy import RolloutPolicy
+from bot.ai.hard.search import Clock, Evaluator, evaluate
 from bot.engine import Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
 from tests.engine.pinochle.helpers import rig_hands
@@ -78,3 +82,40 @@ def test_auction_bids_one_step_at_a_time() -> None:
     assert list(game.to_act) == [0]
     action = HardPlayer(3, samples=8, rollouts=64).choose_for(game, 0, game.legal_actions(0))
     assert action.kind is Kind.BID and action.amount == 100
+
+
+def test_the_rollouts_of_dropped_candidates_go_to_the_others_within_the_decisions_rollouts() -> None:
+    game = new_game("pinochle-4-auction", seed=3, options={"match": "deal"})
+    basic = make_player(game.family, "basic", 5)
+    while game.legal_actions(game.to_act[0])[0].kind is not Kind.PLAY:
+        seat = game.to_act[0]
+        game.apply(seat, decide(basic, game, seat))
+    seat = game.to_act[0]
+    candidates = game.legal_actions(seat)
+    rollouts = 20 * len(candidates)  # a fixed share would be 20 worlds each
+    rng = random.Random(1)
+    tallies = evaluate(
+        game,
+        seat,
+        candidates,
+        worlds=60,
+        policy=RolloutPolicy(game.family),
+        score=Evaluator(game, seat, 0.0),
+        clock=Clock(60.0),
+        sample=lambda: game.sample_world(seat, rng),
+        rollouts=rollouts,
+    )
+    assert any(t.pruned for t in tallies)  # the position has clearly worse leads
+    assert sum(t.count for t in tallies) <= rollouts
+    assert max(t.count for t in tallies) > 20  # the survivors took the dropped candidates' share
+    fixed = evaluate(
+        game,
+        seat,
+        candidates,
+        worlds=20,
+        policy=RolloutPolicy(game.family),
+        score=Evaluator(game, seat, 0.0),
+        clock=Clock(60.0),
+        sample=lambda: game.sample_world(seat, rng),
+    )
+    assert max(t.count for t in fixed) == 20

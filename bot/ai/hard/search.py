@@ -100,16 +100,22 @@ def evaluate(
     score: Evaluator,
     clock: Clock,
     sample: Callable[[], Game],
+    rollouts: int | None = None,
 ) -> list[Tally]:
     """Try every candidate in up to ``worlds`` sampled worlds (the same worlds for each, so their
     differences are not noise of the sampling) until the clock runs out; a candidate clearly worse
     than the leader in the worlds so far is dropped (``prune``), and the search stops when one is
-    left."""
+    left. With ``rollouts``, the search also stops before a world would take it past that many
+    rollouts in all: the rollouts a dropped candidate no longer takes go to the others."""
     tallies = [Tally(action) for action in candidates]
     active = tallies[:]
+    spent = 0
     for done in range(worlds):
         if clock.expired() and done:
             break
+        if rollouts is not None and done >= MIN_WORLDS and spent + len(active) > rollouts:
+            break
+        spent += len(active)
         base = sample()
         for tally in active:
             if clock.expired() and (done or tally is not active[0]):
@@ -166,6 +172,9 @@ class Context:
     """Sampled worlds per candidate at most."""
     rollouts: int
     """Rollouts per decision at most."""
+    spread: bool = False
+    """Whether the rollouts of candidates dropped early go to the others (up to ``samples`` worlds
+    each) instead of every candidate's share being fixed at the start (``worlds_for``)."""
 
     @property
     def side(self) -> int:
@@ -180,11 +189,13 @@ class Context:
     ) -> list[Tally]:
         """Every candidate tried in the same sampled worlds (played out by ``policy``, by default
         the fast policy)."""
+        spread = worlds is None and self.spread
         return evaluate(
             self.game,
             self.seat,
             candidates,
-            worlds=worlds or self.worlds_for(len(candidates)),
+            rollouts=self.rollouts if spread else None,
+            worlds=self.samples if spread else worlds or self.worlds_for(len(candidates)),
             policy=policy or self.policy,
             score=self.score,
             clock=self.clock,
