@@ -209,16 +209,21 @@ def play_record(summary: dict[str, Any], roles: Sequence[str], changes: list[int
     return {
         "roles": "".join(roles),
         "changes": changes,
-        "bidder": summary.get("bidder", summary.get("pitcher")),
+        "bidder": contract_holder(summary),
         "bid": summary.get("bid"),
         "trump": summary.get("trump"),
         "made": summary.get("made"),
     }
 
 
+def contract_holder(summary: dict[str, Any]) -> Any:
+    """The seat that took the deal's contract: the bidder (pinochle) or pitcher (pitch), else None."""
+    return summary.get("bidder", summary.get("pitcher"))
+
+
 def count_contract(summary: dict[str, Any], roles: Sequence[str], tally: Tally) -> None:
     """The bidder (pinochle) or pitcher (pitch) took a contract; made is None when not played."""
-    seat = summary.get("bidder", summary.get("pitcher"))
+    seat = contract_holder(summary)
     if seat is None:
         return
     role = roles[seat]

@@ -8,7 +8,7 @@ import random
 from bot.ai import decide, make_player
 from bot.ai.hard import HardPlayer
 from bot.ai.hard.policy import RolloutPolicy
-from bot.ai.hard.search import Clock, Evaluator, evaluate
+from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
 from bot.engine import Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
 from tests.engine.pinochle.helpers import rig_hands
@@ -94,28 +94,23 @@ def test_the_rollouts_of_dropped_candidates_go_to_the_others_within_the_decision
     candidates = game.legal_actions(seat)
     rollouts = 20 * len(candidates)  # a fixed share would be 20 worlds each
     rng = random.Random(1)
-    tallies = evaluate(
-        game,
-        seat,
-        candidates,
-        worlds=60,
-        policy=RolloutPolicy(game.family),
-        score=Evaluator(game, seat, 0.0),
-        clock=Clock(60.0),
-        sample=lambda: game.sample_world(seat, rng),
-        rollouts=rollouts,
-    )
+
+    def search(worlds: int, rollouts: int | None = None) -> list[Tally]:
+        return evaluate(
+            game,
+            seat,
+            candidates,
+            worlds=worlds,
+            policy=RolloutPolicy(game.family),
+            score=Evaluator(game, seat, 0.0),
+            clock=Clock(60.0),
+            sample=lambda: game.sample_world(seat, rng),
+            rollouts=rollouts,
+        )
+
+    tallies = search(60, rollouts)
     assert any(t.pruned for t in tallies)  # the position has clearly worse leads
     assert sum(t.count for t in tallies) <= rollouts
     assert max(t.count for t in tallies) > 20  # the survivors took the dropped candidates' share
-    fixed = evaluate(
-        game,
-        seat,
-        candidates,
-        worlds=20,
-        policy=RolloutPolicy(game.family),
-        score=Evaluator(game, seat, 0.0),
-        clock=Clock(60.0),
-        sample=lambda: game.sample_world(seat, rng),
-    )
+    fixed = search(20)
     assert max(t.count for t in fixed) == 20
