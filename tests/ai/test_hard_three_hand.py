@@ -8,11 +8,12 @@ import random
 
 from bot.ai.hard import HardPlayer
 from bot.ai.hard.bidding import DECLARER_EDGE, Contract, contract_value, widow_best
+from bot.ai.hard.player import lean_on
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.rollout import margin, smoothed
 from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
 from bot.ai.pinochle import PinochlePlayer
-from bot.engine import Kind, Suit, new_game
+from bot.engine import Action, Kind, Suit, new_game
 from bot.engine.actions import CONCEDE
 from bot.engine.pinochle.three import ThreeHand
 from tests.engine.pinochle.helpers import play, rig_hands
@@ -112,21 +113,47 @@ def test_three_hand_keeps_basics_move_unless_the_search_finds_one_clearly_better
     game = weak_bidder_burying()
     view, legal = game.view(0), game.legal_actions(0)
     hard = HardPlayer(1)
-    basics = hard.choose(view, legal)
+    basics = hard.basic_candidate(view, legal, legal)
+    assert basics == hard.choose(view, legal)
     other = next(a for a in legal if a != basics and a.kind is Kind.BURY)
 
     def tallies(gap: float) -> list[Tally]:
         return [Tally(other, total=10.0 + gap, count=1), Tally(basics, total=10.0, count=1)]
 
     found = tallies(0.5)
-    assert hard.lean_on_basic(view, legal, found, found[0], 1.0).action == basics
+    assert lean_on(basics, found, found[0], 1.0).action == basics
     found = tallies(1.5)
-    assert hard.lean_on_basic(view, legal, found, found[0], 1.0).action == other
-    pruned = tallies(0.5)
-    pruned[1].pruned = True
-    assert hard.lean_on_basic(view, legal, pruned, pruned[0], 1.0).action == other
+    assert lean_on(basics, found, found[0], 1.0).action == other
 
 
+def test_the_search_never_drops_the_move_it_keeps() -> None:
+    game = new_game("pinochle-3", seed=2)
+    basic = PinochlePlayer(3)
+    while game.legal_actions(game.to_act[0])[0].kind is not Kind.PLAY:
+        seat = game.to_act[0]
+        game.apply(seat, basic.choose(game.view(seat), game.legal_actions(seat)))
+    seat = game.to_act[0]
+    candidates = game.legal_actions(seat)
+
+    def search(keep: Action | None) -> list[Tally]:
+        rng = random.Random(1)
+        return evaluate(
+            game,
+            seat,
+            candidates,
+            worlds=40,
+            policy=RolloutPolicy(game.family),
+            score=Evaluator(game, seat, 0.0),
+            clock=Clock(60.0),
+            sample=lambda: game.sample_world(seat, rng),
+            keep=keep,
+        )
+
+    dropped = [t for t in search(None) if t.pruned]
+    assert dropped  # the position has clearly worse plays
+    weakest = min(dropped, key=lambda t: t.count).action
+    kept = next(t for t in search(weakest) if t.action == weakest)
+    assert not kept.pruned and kept.count == 40
 
 def test_the_forced_dealer_plays_a_strong_hand_and_concedes_a_weak_one_for_a_chip() -> None:
     strong = "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"

@@ -67,7 +67,11 @@ BASIC_LEAN: dict[str, float] = {"pinochle-3": 1.0}
 """Per variant: how much better a deal (in its score units) the search must find a move than
 ``basic``'s before it plays it instead. Three-hand pays for the contract alone: where the sampled
 deals agree it is made (or set) whatever is played, the search tells moves apart only by the counters
-its fast rollouts take, which is noise beside ``basic``'s reading of the cards."""
+its fast rollouts take, which is noise beside ``basic``'s reading of the cards. ``basic``'s move is
+never dropped from the search early (``evaluate``'s ``keep``), so it is weighed over all the worlds:
+before, once dropped after a few worlds, the search's own choice stood. Same deals with and without
+(80 pairs each of seeds 1-3, 240 in all): 57.3% -> 58.8% of pairs, +0.22 chips a deal [+0.03,
++0.41] (of the 11 pairs whose result changed, 7 went its way)."""
 
 
 @dataclass(frozen=True)
@@ -200,37 +204,34 @@ class HardPlayer:
         if bidding:
             action, reason = choose_bid(ctx, candidates)
             return Advice(action, reason)
-        tallies = ctx.search(candidates)
+        lean = BASIC_LEAN.get(game.name)
+        basics = self.basic_candidate(view, legal, candidates) if lean is not None else None
+        tallies = ctx.search(candidates, keep=basics)
         if any(not t.count for t in tallies):  # the clock ran out within the first world
             return self.rule_of_thumb(view, legal, "no time to sample deals")
         chosen = best(tallies)
-        lean = BASIC_LEAN.get(game.name)
-        if lean is not None:
-            chosen = self.lean_on_basic(view, legal, tallies, chosen, lean)
+        if lean is not None and basics is not None:
+            chosen = lean_on(basics, tallies, chosen, lean)
         return Advice(chosen.action, play_reason(chosen, tallies, view))
 
-    def lean_on_basic(
-        self, view: dict[str, Any], legal: list[Action], tallies: list[Tally], chosen: Tally, lean: float
-    ) -> Tally:
-        """``basic``'s choice instead of the search's ``chosen`` unless the search found it better by
-        ``lean`` a deal at least (``BASIC_LEAN``)."""
+    def basic_candidate(
+        self, view: dict[str, Any], legal: list[Action], candidates: list[Action]
+    ) -> Action | None:
+        """The candidate that stands for ``basic``'s choice (a card of the same suit and rank when
+        ``basic`` chose one that plays alike), which the search keeps to the end and plays unless
+        it finds a move better by ``BASIC_LEAN`` a deal at least."""
         action = self.choose(view, legal)
-        if action == chosen.action:
-            return chosen
         card = action.cards[0] if action.cards else None
-        for tally in tallies:
-            same = tally.action == action or (
+        for candidate in candidates:
+            if candidate == action or (
                 card is not None
-                and tally.action.kind is action.kind
-                and len(tally.action.cards) == 1
-                and tally.action.cards[0].suit is card.suit
-                and tally.action.cards[0].rank is card.rank
-            )
-            if same:
-                if tally.pruned or not tally.count or chosen.mean - tally.mean >= lean:
-                    return chosen
-                return tally
-        return chosen
+                and candidate.kind is action.kind
+                and len(candidate.cards) == 1
+                and candidate.cards[0].suit is card.suit
+                and candidate.cards[0].rank is card.rank
+            ):
+                return candidate
+        return None
 
     def rule_of_thumb(self, view: dict[str, Any], legal: list[Action], why: str) -> Advice:
         """``basic``'s choice, when the search cannot decide (``why``)."""
@@ -260,3 +261,12 @@ def win_value(view: dict[str, Any]) -> float:
     """What ending the game with a win is worth beside a deal's points: half the target."""
     target = view.get("target")
     return target / 2 if isinstance(target, int) else 0.0
+
+
+def lean_on(basics: Action, tallies: list[Tally], chosen: Tally, lean: float) -> Tally:
+    """``basics``'s tally instead of the search's ``chosen`` unless the search found ``chosen``
+    better by ``lean`` a deal at least over the same worlds (``BASIC_LEAN``)."""
+    kept = next((t for t in tallies if t.action == basics), None)
+    if kept is None or kept is chosen or not kept.count or chosen.mean - kept.mean >= lean:
+        return chosen
+    return kept

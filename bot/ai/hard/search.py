@@ -101,12 +101,14 @@ def evaluate(
     clock: Clock,
     sample: Callable[[], Game],
     rollouts: int | None = None,
+    keep: Action | None = None,
 ) -> list[Tally]:
     """Try every candidate in up to ``worlds`` sampled worlds (the same worlds for each, so their
     differences are not noise of the sampling) until the clock runs out; a candidate clearly worse
     than the leader in the worlds so far is dropped (``prune``), and the search stops when one is
     left. With ``rollouts``, the search also stops before a world would take it past that many
-    rollouts in all: the rollouts a dropped candidate no longer takes go to the others."""
+    rollouts in all: the rollouts a dropped candidate no longer takes go to the others. ``keep`` is
+    never dropped (a move the caller will weigh against the best over all the worlds)."""
     tallies = [Tally(action) for action in candidates]
     active = tallies[:]
     spent = 0
@@ -126,7 +128,7 @@ def evaluate(
             result = play_out(world, policy, base.deal_no, base.scores)
             tally.add(score(result), result, taker if taker is not None else result.first_trick, game, seat)
         if done + 1 >= PRUNE_AFTER:
-            active = prune(active)
+            active = prune(active, keep)
             if len(active) == 1:
                 break
     return tallies
@@ -138,13 +140,14 @@ PRUNE_Z = 2.5
 """How many standard errors below the leader (paired, world by world) drops a candidate."""
 
 
-def prune(active: list[Tally]) -> list[Tally]:
-    """``active`` without the candidates clearly worse than the leader over the same worlds."""
+def prune(active: list[Tally], keep: Action | None = None) -> list[Tally]:
+    """``active`` without the candidates clearly worse than the leader over the same worlds (but
+    ``keep``)."""
     counts = min(t.count for t in active)
     leader = max(active, key=lambda t: sum(t.outcomes[:counts]))
     kept = []
     for tally in active:
-        if tally is leader:
+        if tally is leader or tally.action == keep:
             kept.append(tally)
             continue
         diffs = [a - b for a, b in zip(tally.outcomes[:counts], leader.outcomes[:counts], strict=True)]
@@ -185,10 +188,14 @@ class Context:
         return max(MIN_WORLDS, min(self.samples, self.rollouts // max(1, candidates)))
 
     def search(
-        self, candidates: list[Action], worlds: int | None = None, policy: Policy | None = None
+        self,
+        candidates: list[Action],
+        worlds: int | None = None,
+        policy: Policy | None = None,
+        keep: Action | None = None,
     ) -> list[Tally]:
         """Every candidate tried in the same sampled worlds (played out by ``policy``, by default
-        the fast policy)."""
+        the fast policy); ``keep`` is never dropped."""
         spread = worlds is None and self.spread
         return evaluate(
             self.game,
@@ -200,6 +207,7 @@ class Context:
             score=self.score,
             clock=self.clock,
             sample=self.sample,
+            keep=keep,
         )
 
     def sample(self) -> Game:
