@@ -264,9 +264,10 @@ def win_value(view: dict[str, Any]) -> float:
 
 
 def lean_on(basics: Action, tallies: list[Tally], chosen: Tally, lean: float) -> Tally:
-    """``basics``'s tally instead of the search's ``chosen`` unless the search found ``chosen``
-    better by ``lean`` a deal at least over the same worlds (``BASIC_LEAN``)."""
-    kept = next((t for t in tallies if t.action == basics), None)
-    if kept is None or kept is chosen or not kept.count or chosen.mean - kept.mean >= lean:
+    """The tally of ``basic``'s move (``basics``, one of the candidates searched) instead of the
+    search's ``chosen`` unless ``chosen`` was found better by ``lean`` a deal at least over the same
+    worlds (``BASIC_LEAN``)."""
+    kept = next(t for t in tallies if t.action == basics)
+    if not kept.count or chosen.mean - kept.mean >= lean:
         return chosen
     return kept
