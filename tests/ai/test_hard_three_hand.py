@@ -8,9 +8,9 @@ import random
 
 from bot.ai.hard import HardPlayer
 from bot.ai.hard.bidding import DECLARER_EDGE, Contract, contract_value, widow_best
-from bot.ai.hard.player import lean_on
+from bot.ai.hard.player import declarer_edge, lean_on
 from bot.ai.hard.policy import RolloutPolicy
-from bot.ai.hard.rollout import margin, smoothed
+from bot.ai.hard.rollout import DealResult, margin, smoothed
 from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
 from bot.ai.pinochle import PinochlePlayer
 from bot.engine import Action, Kind, Suit, new_game
@@ -164,3 +164,37 @@ def test_the_forced_dealer_plays_a_strong_hand_and_concedes_a_weak_one_for_a_chi
         play(game, (0, "pass"), (1, "pass"), (2, "pass"))
         assert game.phase == "forced"
         assert str(HardPlayer(1).choose_for(game, 2, game.legal_actions(2))) == expected
+
+
+def test_before_the_first_lead_a_rollout_set_by_less_than_the_edge_counts_as_made() -> None:
+    # The rollouts' declarer (the fast policy) takes less than hard playing its own contract, so
+    # while hard may still concede, a rollout set by less than DECLARER_EDGE is scored as made:
+    # before, hard conceded hands it makes (98% of the contracts it played were made).
+    game = weak_bidder_burying()
+    legal = game.legal_actions(0)
+    assert declarer_edge(game, legal) == DECLARER_EDGE
+    played = [a for a in legal if a.kind is not Kind.CONCEDE]
+    assert declarer_edge(game, played) == 0  # no concession left: the contract is played as it is
+
+    def result(seat_taken: int, bidder: int = 0) -> DealResult:
+        changes = [-18 if s == bidder else 6 for s in range(3)]
+        summary = {
+            "deal": 1,
+            "bidder": bidder,
+            "bid": 300,
+            "chips": 3,
+            "made": False,
+            "meld": 100,
+            "counters": seat_taken - 100,
+            "changes": changes,
+        }
+        return DealResult(tuple(float(c) for c in changes), summary, None)
+
+    edged = Evaluator(game, 0, 0.0, DECLARER_EDGE)
+    plain = Evaluator(game, 0, 0.0)
+    near = result(300 - DECLARER_EDGE + 5)
+    assert plain(near) == -24.0 and edged(near) == 12.0  # +9 against -3 and -3: made
+    far = result(300 - DECLARER_EDGE - 5)
+    assert edged(far) == plain(far) == -24.0
+    other = result(300 - 5, bidder=1)  # another seat's contract: its play is the fast policy's
+    assert edged(other) == plain(other)

@@ -179,7 +179,12 @@ fast policy, ``basic``'s burial) takes in the same deal. Measured on 58 opening 
 found made at 300 in 75% of its sampled deals or more (seeds 9000200-9000649, ``hard`` declaring
 against two ``basic``s): ``hard`` took 38 more than the rollouts' mean on average, 17 more than it at
 the median and 25 more than their median; without it, ``hard`` stopped a band short of hands it makes
-and passed hands it makes half the time."""
+and passed hands it makes half the time. The declarer's concession (naming trump, burying, before
+the first lead) counts on it too (``player.declarer_edge``): without it, ``hard`` conceded hands it
+makes and made 98% of the contracts it played. Same deals with and without (80 pairs each of
+seeds 1-3): 58.8% -> 62.5% of pairs, +0.39 chips a deal [+0.02, +0.76] (of the 18 pairs whose
+result changed, 15 went its way); its contracts conceded after the widow fell from 178 to 104, made
+from 360 to 402, set from 9 to 41."""
 
 
 def best_call(tallies: list[Tally], risk: float, lowest: int) -> Tally:

@@ -79,15 +79,35 @@ class Evaluator:
     """Scores a played-out deal for one seat: its side's deal margin, plus a bonus or penalty of
     ``win_value`` when the deal ends the game."""
 
-    def __init__(self, game: Game, seat: int, win_value: float) -> None:
+    def __init__(self, game: Game, seat: int, win_value: float, declarer_edge: int = 0) -> None:
         self.side = game.side_of[seat]
+        self.seat = seat
         self.win_value = win_value
+        self.declarer_edge = declarer_edge
 
     def __call__(self, result: DealResult) -> float:
-        value = margin(result.changes, self.side)
+        changes = result.changes
+        summary = result.summary
+        if self.declarer_edge and summary is not None and summary.get("made") is False:
+            changes = self.made_by_edge(summary, changes)
+        value = margin(changes, self.side)
         if result.winners is not None:
             value += self.win_value if self.side in result.winners else -self.win_value
         return value
+
+    def made_by_edge(self, summary: dict[str, Any], changes: tuple[float, ...]) -> tuple[float, ...]:
+        """Three-hand: a contract of this seat's that the rollout's declarer (the fast policy) set by
+        less than ``declarer_edge`` points counts as made, as ``hard`` playing it makes it."""
+        if summary.get("bidder") != self.seat or not summary.get("chips"):
+            return changes
+        taken = int(summary["meld"] or 0) + int(summary["counters"] or 0)
+        if taken + self.declarer_edge < int(summary["bid"]):
+            return changes
+        each = int(summary["chips"])
+        paid = summary["changes"]  # the set's chips; what ``changes`` adds to them (counters) stays
+        return tuple(
+            change - paid[s] + (3 * each if s == self.seat else -each) for s, change in enumerate(changes)
+        )
 
 
 def evaluate(
