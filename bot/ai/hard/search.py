@@ -77,7 +77,8 @@ class Tally:
 
 class Evaluator:
     """Scores a played-out deal for one seat: its side's deal margin, plus a bonus or penalty of
-    ``win_value`` when the deal ends the game."""
+    ``win_value`` when the deal ends the game; with a ``declarer_edge``, the seat's own contract set
+    by fewer points than that is scored as made (``made_by_edge``)."""
 
     def __init__(self, game: Game, seat: int, win_value: float, declarer_edge: int = 0) -> None:
         self.side = game.side_of[seat]
