@@ -166,7 +166,7 @@ def test_the_forced_dealer_plays_a_strong_hand_and_concedes_a_weak_one_for_a_chi
         assert str(HardPlayer(1).choose_for(game, 2, game.legal_actions(2))) == expected
 
 
-def test_before_the_first_lead_a_rollout_set_by_less_than_the_edge_counts_as_made() -> None:
+def test_while_the_declarer_may_concede_a_rollout_set_by_less_than_the_edge_counts_as_made() -> None:
     # The rollouts' declarer (the fast policy) takes less than hard playing its own contract, so
     # while hard may still concede, a rollout set by less than DECLARER_EDGE is scored as made:
     # before, hard conceded hands it makes (98% of the contracts it played were made).
@@ -176,7 +176,7 @@ def test_before_the_first_lead_a_rollout_set_by_less_than_the_edge_counts_as_mad
     played = [a for a in legal if a.kind is not Kind.CONCEDE]
     assert declarer_edge(game, played) == 0  # no concession left: the contract is played as it is
 
-    def result(seat_taken: int, bidder: int = 0) -> DealResult:
+    def result(seat_taken: int, bidder: int = 0, counters: float = 0.0) -> DealResult:
         changes = [-18 if s == bidder else 6 for s in range(3)]
         summary = {
             "deal": 1,
@@ -188,12 +188,15 @@ def test_before_the_first_lead_a_rollout_set_by_less_than_the_edge_counts_as_mad
             "counters": seat_taken - 100,
             "changes": changes,
         }
-        return DealResult(tuple(float(c) for c in changes), summary, None)
+        # ``counters``: what the rollout adds to the seat's chips for the counters it took (a tie-break)
+        rolled = tuple(c + (counters if s == 0 else 0.0) for s, c in enumerate(changes))
+        return DealResult(rolled, summary, None)
 
     edged = Evaluator(game, 0, 0.0, DECLARER_EDGE)
     plain = Evaluator(game, 0, 0.0)
     near = result(300 - DECLARER_EDGE + 5)
     assert plain(near) == -24.0 and edged(near) == 12.0  # +9 against -3 and -3: made
+    assert edged(result(300 - DECLARER_EDGE + 5, counters=1.5)) == 13.5  # the tie-break stays
     far = result(300 - DECLARER_EDGE - 5)
     assert edged(far) == plain(far) == -24.0
     other = result(300 - 5, bidder=1)  # another seat's contract: its play is the fast policy's
