@@ -268,11 +268,11 @@ def take_contract(world: Game, seat: int, bid: Action) -> bool:
     )
 
 
-THREE_HAND_BID_WORLDS = 80
+THREE_HAND_BID_WORLDS = 40
 """Three-hand: sampled worlds a call is weighed in (a call or two a deal, each deciding a contract
-worth a dozen chips; the card play's caps would leave it to noise). 80 instead of 40, same deals
-(80 pairs each of seeds 1-3): 62.5% -> 65.0% of pairs (of the 26 whose result changed, 19 went its
-way), +0.12 chips a deal [-0.10, +0.35]; decision CPU p99 0.14 -> 0.24 s."""
+worth a dozen chips; the card play's caps would leave it to noise). 80 worlds measured no better:
+same deals, 500 pairs (seed 1), 64.6% -> 64.4% of pairs, -0.02 chips a deal [-0.15, +0.11], at a
+decision CPU p99 of 0.22 s instead of 0.14 s."""
 THREE_HAND_BID_EDGE = 1.0
 """Three-hand: chips a deal a contract must beat passing (or conceding the forced bid) by, against
 the noise of the sampled deals and the optimism of taking the best bid and trump of each."""
