@@ -16,6 +16,7 @@ from typing import Any
 from bot.ai.hard.inference import sample_fitting
 from bot.ai.hard.rollout import DealResult, Policy, margin, play_out, trick_winner_of
 from bot.engine import Action, Game
+from bot.engine.pinochle.three import settlement
 
 MIN_WORLDS = 4
 """Sampled worlds per candidate at least (unless the clock runs out first)."""
@@ -104,11 +105,9 @@ class Evaluator:
         taken = int(summary["meld"] or 0) + int(summary["counters"] or 0)
         if taken + self.declarer_edge < int(summary["bid"]):
             return changes
-        each = int(summary["chips"])
         paid = summary["changes"]  # the set's chips; what ``changes`` adds to them (counters) stays
-        return tuple(
-            change - paid[s] + (3 * each if s == self.seat else -each) for s, change in enumerate(changes)
-        )
+        made, _ = settlement(self.seat, int(summary["chips"]), True)
+        return tuple(change - paid[s] + made[s] for s, change in enumerate(changes))
 
 
 def evaluate(

@@ -53,6 +53,14 @@ def chip_value(bid: int, table: tuple[int, ...]) -> int:
     return table[band]
 
 
+def settlement(bidder: int, each: int, made: bool) -> tuple[list[int], int]:
+    """Each seat's chips and the kitty's when a contract is settled at ``each`` chips a payer: made,
+    both opponents and the kitty pay the bidder ``each``; else the bidder pays each of them."""
+    sign = 1 if made else -1
+    changes = [sign * each * 3 if seat == bidder else -sign * each for seat in range(3)]
+    return changes, -sign * each
+
+
 @register
 class ThreeHand(PinochleGame):
     """Three-hand auction pinochle with a widow and chip settlement."""
@@ -261,24 +269,14 @@ class ThreeHand(PinochleGame):
             value *= SUIT_FACTOR.get(self.trump, 1)
         single = bool(self.options["set-single"])
         meld, counters = self.bidder_points()
-        changes = [0, 0, 0]
-        kitty = 0
         made: bool | None = None
         if self.conceded == "forced":
-            kitty, changes[bidder] = 1, -1
+            changes, kitty = [-1 if seat == bidder else 0 for seat in range(3)], 1
+        elif self.conceded == "widow":
+            changes, kitty = settlement(bidder, -((-value) // 2) if single else value, False)
         else:
-            if self.conceded == "widow":
-                each = -((-value) // 2) if single else value
-                sign = -1
-            else:
-                made = meld + counters >= self.high_bid
-                each = value if made or single else 2 * value
-                sign = 1 if made else -1
-            for seat in range(3):
-                if seat != bidder:
-                    changes[seat] = -sign * each
-            kitty = -sign * each
-            changes[bidder] = sign * each * 3
+            made = meld + counters >= self.high_bid
+            changes, kitty = settlement(bidder, value if made or single else 2 * value, made)
         for seat in range(3):
             self.scores[seat] += changes[seat]
         self.kitty += kitty
