@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from bot.ai.hard import HardPlayer
-from bot.ai.hard.bidding import DECLARER_EDGE, Contract, contract_value, widow_best
-from bot.ai.hard.player import declarer_edge, lean_on
+from bot.ai.hard.bidding import DECLARER_EDGE, Contract, DeclarerEdge, contract_value, may_concede, widow_best
+from bot.ai.hard.player import lean_on
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.rollout import DealResult, margin, smoothed
 from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
@@ -172,9 +172,9 @@ def test_while_the_declarer_may_concede_a_rollout_set_by_less_than_the_edge_coun
     # before, hard conceded hands it makes (98% of the contracts it played were made).
     game = weak_bidder_burying()
     legal = game.legal_actions(0)
-    assert declarer_edge(game, legal) == DECLARER_EDGE
+    assert may_concede(game, legal)
     played = [a for a in legal if a.kind is not Kind.CONCEDE]
-    assert declarer_edge(game, played) == 0  # no concession left: the contract is played as it is
+    assert not may_concede(game, played)  # no concession left: the contract is played as it is
 
     def result(seat_taken: int, bidder: int = 0, counters: float = 0.0) -> DealResult:
         changes = [-18 if s == bidder else 6 for s in range(3)]
@@ -192,7 +192,7 @@ def test_while_the_declarer_may_concede_a_rollout_set_by_less_than_the_edge_coun
         rolled = tuple(c + (counters if s == 0 else 0.0) for s, c in enumerate(changes))
         return DealResult(rolled, summary, None)
 
-    edged = Evaluator(game, 0, 0.0, DECLARER_EDGE)
+    edged = DeclarerEdge(game, 0, 0.0)
     plain = Evaluator(game, 0, 0.0)
     near = result(300 - DECLARER_EDGE + 5)
     assert plain(near) == -24.0 and edged(near) == 12.0  # +9 against -3 and -3: made

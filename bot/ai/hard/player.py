@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.base import Player, make_player
-from bot.ai.hard.bidding import DECLARER_EDGE, choose_bid
+from bot.ai.hard.bidding import DeclarerEdge, choose_bid, may_concede
 from bot.ai.hard.ending import exact_ending
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.reasons import describe, play_reason
@@ -194,7 +194,7 @@ class HardPlayer:
             # Calls keep the fast endings: with exact ones the auction's CPU p99 rose from 0.39 to
             # 0.49 s a decision (100 pairs, seed 8) with no gain to show for it.
             policy if bidding else exact_ending(policy, game),
-            Evaluator(game, seat, win_value(view), declarer_edge(game, candidates)),
+            (DeclarerEdge if may_concede(game, candidates) else Evaluator)(game, seat, win_value(view)),
             clock,
             rng,
             spread or samples,
@@ -261,14 +261,6 @@ def win_value(view: dict[str, Any]) -> float:
     """What ending the game with a win is worth beside a deal's points: half the target."""
     target = view.get("target")
     return target / 2 if isinstance(target, int) else 0.0
-
-
-def declarer_edge(game: Game, candidates: list[Action]) -> int:
-    """Three-hand, while the declarer may still concede: the points ``hard`` playing its contract
-    takes beyond the rollouts' declarer (``bidding.DECLARER_EDGE``), else 0."""
-    if game.name == "pinochle-3" and any(a.kind is Kind.CONCEDE for a in candidates):
-        return DECLARER_EDGE
-    return 0
 
 
 def lean_on(basics: Action, tallies: list[Tally], chosen: Tally, lean: float) -> Tally:

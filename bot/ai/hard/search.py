@@ -16,7 +16,6 @@ from typing import Any
 from bot.ai.hard.inference import sample_fitting
 from bot.ai.hard.rollout import DealResult, Policy, margin, play_out, trick_winner_of
 from bot.engine import Action, Game
-from bot.engine.pinochle.three import settlement
 
 MIN_WORLDS = 4
 """Sampled worlds per candidate at least (unless the clock runs out first)."""
@@ -78,36 +77,17 @@ class Tally:
 
 class Evaluator:
     """Scores a played-out deal for one seat: its side's deal margin, plus a bonus or penalty of
-    ``win_value`` when the deal ends the game; with a ``declarer_edge``, the seat's own contract set
-    by fewer points than that is scored as made (``made_by_edge``)."""
+    ``win_value`` when the deal ends the game."""
 
-    def __init__(self, game: Game, seat: int, win_value: float, declarer_edge: int = 0) -> None:
+    def __init__(self, game: Game, seat: int, win_value: float) -> None:
         self.side = game.side_of[seat]
-        self.seat = seat
         self.win_value = win_value
-        self.declarer_edge = declarer_edge
 
     def __call__(self, result: DealResult) -> float:
-        changes = result.changes
-        summary = result.summary
-        if self.declarer_edge and summary is not None and summary.get("made") is False:
-            changes = self.made_by_edge(summary, changes)
-        value = margin(changes, self.side)
+        value = margin(result.changes, self.side)
         if result.winners is not None:
             value += self.win_value if self.side in result.winners else -self.win_value
         return value
-
-    def made_by_edge(self, summary: dict[str, Any], changes: tuple[float, ...]) -> tuple[float, ...]:
-        """Three-hand: a contract of this seat's that the rollout's declarer (the fast policy) set by
-        less than ``declarer_edge`` points counts as made, as ``hard`` playing it makes it."""
-        if summary.get("bidder") != self.seat or not summary.get("chips"):
-            return changes
-        taken = int(summary["meld"] or 0) + int(summary["counters"] or 0)
-        if taken + self.declarer_edge < int(summary["bid"]):
-            return changes
-        paid = summary["changes"]  # the set's chips; what ``changes`` adds to them (counters) stays
-        made, _ = settlement(self.seat, int(summary["chips"]), True)
-        return tuple(change - paid[s] + made[s] for s, change in enumerate(changes))
 
 
 def evaluate(
