@@ -7,8 +7,10 @@ import random
 
 from bot.ai import decide, make_player
 from bot.ai.hard import HardPlayer
+from bot.ai.hard.bidding import pass_margin
 from bot.ai.hard.policy import RolloutPolicy
-from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
+from bot.ai.hard.rollout import DealResult
+from bot.ai.hard.search import Clock, Context, Evaluator, Tally, evaluate
 from bot.engine import Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
 from tests.engine.pinochle.helpers import rig_hands
@@ -114,3 +116,54 @@ def test_the_rollouts_of_dropped_candidates_go_to_the_others_within_the_decision
     assert max(t.count for t in tallies) > 20  # the survivors took the dropped candidates' share
     fixed = search(20)
     assert max(t.count for t in fixed) == 20
+
+
+def _auction_context(seat: int) -> Context:
+    game = new_game("pinochle-4-auction", seed=1, options={"match": "deal"})
+    return Context(
+        game,
+        seat,
+        game.view(seat),
+        RolloutPolicy("pinochle"),
+        Evaluator(game, seat, 0.0),
+        Clock(1.0),
+        random.Random(1),
+        4,
+        24,
+    )
+
+
+def test_a_partners_contract_set_in_a_pass_rollout_counts_as_made() -> None:
+    # Seat 0 passed into its partner's (seat 2) 350 and the rollout set it. The sampled partner hand
+    # seldom holds the meld the partner's bids stood for, so passing looked like a sure set: two
+    # hard partners outbade each other from 230 to 570 (duel seed 1, pair 84) and were set.
+    summary = {
+        "bidder": 2,
+        "bid": 350,
+        "made": False,
+        "meld": [190, 40],
+        "counters": [150, 100],
+        "counted": [150, 100],
+        "tricks_won": [7, 5],
+        "changes": [-350, 140],
+    }
+    assert pass_margin(DealResult((-350.0, 140.0), summary, None), _auction_context(0)) == 190 + 150 - 140
+    # The seat's own set is as scored.
+    own = {**summary, "bidder": 0}
+    assert pass_margin(DealResult((-350.0, 140.0), own, None), _auction_context(0)) == -350 - 140
+
+
+def test_does_not_outbid_its_partner_into_a_set() -> None:
+    # Duel seed 1, pair 84 (seats 1 and 3 hard): each partner held a long suit and a big meld; with
+    # the partner's contract valued as set when passing, they raised each other to 570 and were set.
+    # At 410 seat 1 bid 420 (made in 41% of its sampled deals) as passing looked worse still.
+    game = new_game("pinochle-4-auction", seed=1_000_087, options={"match": "deal"})
+    calls = "3:100 0:110 1:120 2:130 3:140 0:150 1:160 2:170 3:180 0:pass 1:190 2:200 3:210 1:220 2:pass"
+    calls += " 3:230 1:240 3:250 1:260 3:270 1:280 3:290 1:300 3:310 1:320 3:330 1:340 3:350 1:360 3:370"
+    calls += " 1:380 3:390 1:400 3:410"
+    for call in calls.split():
+        seat, amount = call.split(":")
+        game.apply(int(seat), "pass" if amount == "pass" else f"bid {amount}")
+    for seed in range(3):
+        advice = HardPlayer(seed, budget=60.0).advise(game, 1)
+        assert advice.action.kind is Kind.PASS, advice.reason

@@ -247,21 +247,18 @@ def partners(game: Game, seat: int) -> frozenset[int]:
 
 
 def pass_margin(result: DealResult, ctx: Context) -> float:
-    """The seat's margin in a deal it passed. Partnership games: a contract the other side was set
-    in counts as made (what they took) — the sampled hands fit their calls only roughly, and a
-    partner's meld their bids stood for is not in them, so their sets in the rollouts are far
-    likelier than at the table. Double-deck: the same for the seat's own partner's contract (its
-    big meld, shown by its bids, is rarely in the sampled hand: checked against the true deals,
-    passing a partner's contract was valued 15-30 points too low, and the seat outbid its partner)."""
+    """The seat's margin in a deal it passed. Partnership games: a contract another seat was set in
+    counts as made (what its side took) — the sampled hands fit the calls only roughly, and the meld
+    a seat's bids stood for is not in them, so sets in the rollouts are far likelier than at the
+    table. That holds for the seat's own partner too: in double-deck, checked against the true deals,
+    passing a partner's contract was valued 15-30 points too low and the seat outbid its partner; in
+    partnership auction two ``hard`` partners valued passing as the other's sure set and outbid
+    each other (from 230 to 570 in one deal, set)."""
     summary = result.summary
     changes = list(result.changes)
     if summary is not None and summary.get("made") is False and len(ctx.game.sides[ctx.side]) > 1:
         bidder = summary.get("bidder")
-        if (
-            isinstance(bidder, int)
-            and bidder != ctx.seat
-            and (ctx.game.side_of[bidder] != ctx.side or ctx.game.family == "double-deck")
-        ):
+        if isinstance(bidder, int) and bidder != ctx.seat:
             side = ctx.game.side_of[bidder]
             contract = contract_of(result, side)
             if contract is not None:
