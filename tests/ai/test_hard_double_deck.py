@@ -15,13 +15,14 @@ from bot.engine import Kind, new_game
 from tests.ai.test_double_deck_ai import position
 
 
-def context(seat: int) -> Context:
-    game = new_game("double-deck", seed=1, options={"match": "deal"})
+def context(seat: int, variant: str = "double-deck") -> Context:
+    """A search context for ``seat`` at the start of a ``variant`` deal (for its bidding's helpers)."""
+    game = new_game(variant, seed=1, options={"match": "deal"})
     return Context(
         game,
         seat,
         game.view(seat),
-        RolloutPolicy("double-deck"),
+        RolloutPolicy(type(game).family),
         Evaluator(game, seat, 0.0),
         Clock(1.0),
         random.Random(1),

@@ -10,9 +10,10 @@ from bot.ai.hard import HardPlayer
 from bot.ai.hard.bidding import pass_margin
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.rollout import DealResult
-from bot.ai.hard.search import Clock, Context, Evaluator, Tally, evaluate
+from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
 from bot.engine import Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
+from tests.ai.test_hard_double_deck import context
 from tests.engine.pinochle.helpers import rig_hands
 
 COVER_HANDS = {
@@ -118,21 +119,6 @@ def test_the_rollouts_of_dropped_candidates_go_to_the_others_within_the_decision
     assert max(t.count for t in fixed) == 20
 
 
-def _auction_context(seat: int) -> Context:
-    game = new_game("pinochle-4-auction", seed=1, options={"match": "deal"})
-    return Context(
-        game,
-        seat,
-        game.view(seat),
-        RolloutPolicy("pinochle"),
-        Evaluator(game, seat, 0.0),
-        Clock(1.0),
-        random.Random(1),
-        4,
-        24,
-    )
-
-
 def test_a_partners_contract_set_in_a_pass_rollout_counts_as_made() -> None:
     # Seat 0 passed into its partner's (seat 2) 350 and the rollout set it. The sampled partner hand
     # seldom holds the meld the partner's bids stood for, so passing looked like a sure set: two
@@ -147,10 +133,11 @@ def test_a_partners_contract_set_in_a_pass_rollout_counts_as_made() -> None:
         "tricks_won": [7, 5],
         "changes": [-350, 140],
     }
-    assert pass_margin(DealResult((-350.0, 140.0), summary, None), _auction_context(0)) == 190 + 150 - 140
+    seat_0 = context(0, "pinochle-4-auction")
+    assert pass_margin(DealResult((-350.0, 140.0), summary, None), seat_0) == 190 + 150 - 140
     # The seat's own set is as scored.
     own = {**summary, "bidder": 0}
-    assert pass_margin(DealResult((-350.0, 140.0), own, None), _auction_context(0)) == -350 - 140
+    assert pass_margin(DealResult((-350.0, 140.0), own, None), seat_0) == -350 - 140
 
 
 def test_does_not_outbid_its_partner_into_a_set() -> None:
