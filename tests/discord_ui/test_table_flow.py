@@ -113,7 +113,8 @@ async def test_full_pitch_game_through_discord(world: Any) -> None:
     final = [m for m in channel.history() if "Final scores" in (m.content or "")]
     assert len(final) == 1
     assert "Game over" in final[0].content
-    assert any("Deal 1" in (m.content or "") for m in channel.history())
+    # Each scored deal's results are posted ("Deal 2 — trump ..." when everyone passed the first).
+    assert any((m.content or "").startswith("Deal ") and " — trump " in m.content for m in channel.history())
     record = await env.bot.store.games.load(table.id)
     assert record.status == "ended"
     assert len(record.actions) == len(table.game.log)
