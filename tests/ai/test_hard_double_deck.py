@@ -6,48 +6,10 @@ from __future__ import annotations
 import random
 
 from bot.ai.hard import HardPlayer
-from bot.ai.hard.bidding import pass_margin
 from bot.ai.hard.inference import HandWorth, sample_fitting
 from bot.ai.hard.policy import RolloutPolicy
-from bot.ai.hard.rollout import DealResult
-from bot.ai.hard.search import Clock, Context, Evaluator
 from bot.engine import Kind, new_game
 from tests.ai.test_double_deck_ai import position
-
-
-def context(seat: int, variant: str = "double-deck") -> Context:
-    """A search context for ``seat`` at the start of a ``variant`` deal (for its bidding's helpers)."""
-    game = new_game(variant, seed=1, options={"match": "deal"})
-    return Context(
-        game,
-        seat,
-        game.view(seat),
-        RolloutPolicy(type(game).family),
-        Evaluator(game, seat, 0.0),
-        Clock(1.0),
-        random.Random(1),
-        4,
-        24,
-    )
-
-
-def test_a_partners_contract_set_in_a_pass_rollout_counts_as_made() -> None:
-    # Seat 0 passed; its partner (seat 2) held the contract at 85 and was set in the rollout. The
-    # sampled partner hand rarely holds the meld its bids showed, so the set is the sampler's, not
-    # the table's: passing is valued with the contract made (meld 54 + counters 29 against 24).
-    summary = {
-        "bidder": 2,
-        "bid": 85,
-        "made": False,
-        "meld": [54, 24],
-        "counters": [29, 21],
-        "tricks_won": [11, 9],
-        "changes": [-85, 24],
-    }
-    result = DealResult((-85.0, 24.0), summary, None)
-    assert pass_margin(result, context(0)) == 54 + 29 - 24
-    # The seat's own set (it cannot pass into its own contract) and a made contract are as scored.
-    assert pass_margin(DealResult((-85.0, 24.0), {**summary, "bidder": 0}, None), context(0)) == -85 - 24
 
 
 def test_does_not_outbid_its_partners_big_contract() -> None:

@@ -7,13 +7,10 @@ import random
 
 from bot.ai import decide, make_player
 from bot.ai.hard import HardPlayer
-from bot.ai.hard.bidding import pass_margin
 from bot.ai.hard.policy import RolloutPolicy
-from bot.ai.hard.rollout import DealResult
 from bot.ai.hard.search import Clock, Evaluator, Tally, evaluate
 from bot.engine import Kind, new_game, parse_cards
 from bot.engine.pinochle.partnership import PartnershipBase
-from tests.ai.test_hard_double_deck import context
 from tests.engine.pinochle.helpers import rig_hands
 
 COVER_HANDS = {
@@ -117,27 +114,6 @@ def test_the_rollouts_of_dropped_candidates_go_to_the_others_within_the_decision
     assert max(t.count for t in tallies) > 20  # the survivors took the dropped candidates' share
     fixed = search(20)
     assert max(t.count for t in fixed) == 20
-
-
-def test_a_partners_contract_set_in_a_pass_rollout_counts_as_made() -> None:
-    # Seat 0 passed into its partner's (seat 2) 350 and the rollout set it. The sampled partner hand
-    # seldom holds the meld the partner's bids stood for, so passing looked like a sure set: two
-    # hard partners outbade each other from 230 to 570 (duel seed 1, pair 84) and were set.
-    summary = {
-        "bidder": 2,
-        "bid": 350,
-        "made": False,
-        "meld": [190, 40],
-        "counters": [150, 100],
-        "counted": [150, 100],
-        "tricks_won": [7, 5],
-        "changes": [-350, 140],
-    }
-    seat_0 = context(0, "pinochle-4-auction")
-    assert pass_margin(DealResult((-350.0, 140.0), summary, None), seat_0) == 190 + 150 - 140
-    # The seat's own set is as scored.
-    own = {**summary, "bidder": 0}
-    assert pass_margin(DealResult((-350.0, 140.0), own, None), seat_0) == -350 - 140
 
 
 def test_does_not_outbid_its_partner_into_a_set() -> None:
