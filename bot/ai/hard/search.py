@@ -135,8 +135,8 @@ def evaluate(
 
 
 PRUNE_AFTER = 4
-"""Worlds every candidate is tried in before any is dropped. Pitch's calls (where a call was often
-left alone after 4 to 10 worlds) did no better after 32, same 200 pairs (seed 1): 4-player pitch
+"""Worlds every candidate is tried in before any is dropped. Pitch's calls (where one candidate often
+stood alone after 4 to 10 worlds) did no better after 32, same 200 pairs (seed 1): 4-player pitch
 67.2% -> 66.2% of pairs, partnership pitch 66.5% -> 66.5%."""
 PRUNE_Z = 2.5
 """How many standard errors below the leader (paired, world by world) drops a candidate."""
