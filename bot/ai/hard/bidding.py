@@ -92,7 +92,12 @@ def choose_bid(ctx: Context, options: list[Action]) -> tuple[Action, str]:
 
 
 def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[Action, str]:
-    """A long ladder: declarer rollouts against pass rollouts in the same worlds."""
+    """A long ladder: declarer rollouts against pass rollouts in the same worlds. The declarer's
+    rollouts are taken as they come (three-hand's ``DECLARER_EDGE`` aside): in double-deck, points
+    added to what its declarer takes when bids are weighed against passing (not when choosing how far
+    to jump) did worse either way, same 100 pairs (seed 1, 3 s budget): +5, -4.4 a deal [-10.4,
+    +1.6] (92 contracts taken instead of 75, made 91% instead of 96%); +10, -16.7 [-25.4, -8.0] (126,
+    made 77%); -5, -5.3 [-11.7, +1.1] (51, made 94%)."""
     by_suit: dict[Suit | None, list[Contract]] = {}
     passing: list[float] = []
     chips = ctx.view.get("chip_table")
@@ -195,11 +200,7 @@ the first lead) counts on it too (``DeclarerEdge``): without it, ``hard`` conced
 makes and made 98% of the contracts it played. Same deals with and without (80 pairs each of
 seeds 1-3): 58.8% -> 62.5% of pairs, +0.39 chips a deal [+0.02, +0.76] (of the 18 pairs whose
 result changed, 15 went its way); its contracts conceded after the widow fell from 178 to 104, made
-from 360 to 402, set from 9 to 41. Double-deck's auction did worse with one either way: with an
-edge added to what its declarer rollouts take when bids are weighed against passing (not when
-choosing how far to jump), same 100 pairs (seed 1, 3 s budget): +5, -4.4 a deal [-10.4, +1.6]
-(92 contracts taken instead of 75, made 91% instead of 96%); +10, -16.7 [-25.4, -8.0] (126, made
-77%); and -5, -5.3 [-11.7, +1.1] (51, made 94%)."""
+from 360 to 402, set from 9 to 41."""
 
 
 class DeclarerEdge(Evaluator):
