@@ -182,3 +182,65 @@ def test_a_kept_table_gives_the_same_answers() -> None:
         assert kept.value == fresh.value
         assert kept.nodes <= fresh.nodes
         game.apply(seat, next(a for a in game.legal_actions(seat) if a.cards and a.cards[0] is kept.card))
+
+
+# ----- double-deck: the crawl rules, its last trick and four copies of every card ------------------
+def double_deck_position(seed: int, cards_left: int) -> Game:
+    """A double-deck deal played by the fast policy until ``cards_left`` cards are left in the hands
+    (a trick may be under way)."""
+    from bot.ai.hard.policy import RolloutPolicy
+
+    policy = RolloutPolicy("double-deck")
+    game = new_game("double-deck", seed=seed, options={"match": "deal"})
+    while sum(len(game.hand(s)) for s in range(4)) > cards_left or game.phase is not Phase.PLAY:
+        assert game.outcome is None and game.deal_no == 1, "the deal ended early"
+        seat = game.to_act[0]
+        legal = [a for a in game.legal_actions(seat) if a.kind is not Kind.THROW_IN]
+        game.apply(seat, policy(game, seat, legal))
+    return game
+
+
+def double_deck_minimax(game: Game, side: int) -> int:
+    """``side``'s counters (the last trick's included) minus the other side's, from here to the
+    deal's end, by minimax through the engine."""
+    if game.phase is not Phase.PLAY:
+        taken = game.deal_points()
+        return taken[side] - taken[1 - side]
+    seat = game.to_act[0]
+    values = []
+    for action in game.legal_actions(seat):
+        world = game.copy()
+        world.apply(seat, action)
+        values.append(double_deck_minimax(world, side))
+    return max(values) if game.side_of[seat] == side else min(values)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_solvers_legal_cards_are_double_decks_crawl_rules(seed: int) -> None:
+    game = double_deck_position(seed, 4 + seed % 37)
+    seat = game.to_act[0]
+    solver = solver_for(game, game, seat)
+    legal = solver.legal(solver.hands[seat], solver.trick, solver.best_of(solver.trick))
+    assert {card_of(code) for code in legal} == {a.cards[0] for a in game.legal_actions(seat)}
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_solvers_double_deck_value_is_minimax_through_the_engine(seed: int) -> None:
+    game = double_deck_position(seed, 6 + seed % 5)
+    seat = game.to_act[0]
+    side = game.side_of[seat]
+    taken = game.deal_points()
+    value = solver_for(game, game, seat).solve().value
+    assert value == double_deck_minimax(game, side) - (taken[side] - taken[1 - side])
+
+
+def test_a_copy_held_by_another_seat_tells_touching_cards_apart() -> None:
+    # Double-deck, spades trump: seat 0 leads holding Q♥ J♥ (no counters, nothing between them). Led,
+    # the queen holds against the other seat's copy of it (a tie goes to the card played first) and
+    # the jack does not: they are two different plays, not one.
+    points = new_game("double-deck", seed=1, options={"match": "deal"}).points  # type: ignore[attr-defined]
+    hands = [[Card.parse("QH"), Card.parse("JH")], [Card.parse("QH"), Card.parse("KS")]]
+    spades = SUIT_INDEX[Card.parse("AS").suit]
+    solver = Solver(hands, [], 0, trump_index=spades, points=points, side_of=[0, 1], crawl=True)
+    cards = solver.collapse(solver.legal(solver.hands[0], [], -1), 0, solver.hands, [])
+    assert sorted(card_of(c).code for c in cards) == ["JH", "QH"]

@@ -15,12 +15,15 @@ meld, which the solver does not see: the fast policy plays on then.
 from __future__ import annotations
 
 from bot.ai.hard.rollout import Policy
-from bot.ai.hard.solver import Solver
+from bot.ai.hard.solver import Solver, trick_rules
 from bot.engine import Action, Card, Game, Kind
 from bot.engine.events import Phase
 from bot.engine.pinochle.common import SUIT_INDEX, PinochleGame
 
-ENDING_CARDS: dict[str, tuple[int, int]] = {"pinochle-4": (8, 12), "pinochle-4-auction": (8, 12)}
+ENDING_CARDS: dict[str, tuple[int, int]] = {
+    "pinochle-4": (8, 12),
+    "pinochle-4-auction": (8, 12),
+}
 """Per variant: cards left in all hands together at most for the solver to play the rest of a
 rollout, and at most at the decision itself for the solver to play every rollout of it from there.
 Two tricks of four seats solve in about 0.2 ms, about what a whole fast rollout costs; three tricks
@@ -51,6 +54,7 @@ class ExactEnding:
         self.cards = cards
         self.points = game.points  # type: ignore[attr-defined]
         self.side_of = [game.side_of[s] for s in range(game.players)]
+        self.last_trick, self.crawl = trick_rules(game)
         self.solvers: dict[int, Solver] = {}
         """One solver per trump suit (its table's values depend on trump; bidding rollouts try
         more than one)."""
@@ -93,14 +97,21 @@ class ExactEnding:
         solver = self.solvers.get(index)
         if solver is None or len(solver.table) > TABLE_LIMIT:
             solver = self.solvers[index] = Solver(
-                [], [], 0, trump_index=index, points=self.points, side_of=self.side_of
+                [],
+                [],
+                0,
+                trump_index=index,
+                points=self.points,
+                side_of=self.side_of,
+                last_trick=self.last_trick,
+                crawl=self.crawl,
             )
         return solver
 
 
 def exact_ending(policy: Policy, game: Game) -> Policy:
     """``policy`` with exact endings where the variant has them (``ENDING_CARDS``), else itself."""
-    limits = ENDING_CARDS.get(game.name)
+    limits = ENDING_CARDS.get(game.name) or ENDING_CARDS.get(game.family)
     if limits is None or not isinstance(game, PinochleGame):
         return policy
     leaf, root = limits

@@ -7,7 +7,9 @@ another seat or lying in the trick ranks between them).
 
 The follow rules are the engine's strict ones (``PinochleGame.strict_playable``): follow suit; on
 a trump lead beat the best trump when able; void in the led suit, trump when able (no duty to
-over-trump a plain trick already trumped); else anything. A tie goes to the card played first.
+over-trump a plain trick already trumped); else anything. With ``crawl`` (double-deck's rules,
+``DoubleDeck.crawl_playable``), a card followed to a trick not trumped beats its best when able, and
+a trump played to a trick already trumped over-trumps when able. A tie goes to the card played first.
 
 A position's value is what the counters of the tricks still to be taken (the current one included,
 and the last-trick bonus) give the mover's side minus what they give the other side. Cards are small
@@ -24,6 +26,8 @@ from dataclasses import dataclass, field
 from bot.engine import Card, Game
 from bot.engine.events import Phase
 from bot.engine.pinochle.common import LAST_TRICK, SORT_KEY, STRENGTH, SUIT_INDEX
+from bot.engine.pinochle.double_deck import LAST_TRICK as DOUBLE_DECK_LAST_TRICK
+from bot.engine.pinochle.double_deck import DoubleDeck
 
 _CODE_OF: dict[Card, int] = {card: SUIT_INDEX[card.suit] * 8 + STRENGTH[card] - 1 for card in STRENGTH}
 _CARD_OF: dict[int, Card] = {code: card for card, code in _CODE_OF.items()}
@@ -70,6 +74,7 @@ class Solver:
         points: Mapping[Card, int],
         side_of: Sequence[int],
         last_trick: int = LAST_TRICK,
+        crawl: bool = False,
         deadline: float | None = None,
         table: dict[tuple[object, ...], tuple[int, int, int]] | None = None,
     ) -> None:
@@ -77,6 +82,7 @@ class Solver:
         self.trump = trump_index
         self.side_of = tuple(side_of)
         self.last_bonus = last_trick
+        self.crawl = crawl
         self.value_of = [0] * 32
         for card, code in _CODE_OF.items():
             self.value_of[code] = points.get(card, 0)
@@ -95,14 +101,18 @@ class Solver:
         if trick:
             led = trick[0][1] >> 3
             cards = [c for c in hand if c >> 3 == led]
+            trump = self.trump
             if cards:
-                if led == self.trump:
+                if led == trump or (self.crawl and win >> 3 == led):
                     higher = [c for c in cards if c > win]
                     if higher:
                         cards = higher
             else:
-                trump = self.trump
-                cards = [c for c in hand if c >> 3 == trump] or list(hand)
+                cards = [c for c in hand if c >> 3 == trump]
+                if not cards:
+                    cards = list(hand)
+                elif self.crawl and win >> 3 == trump:
+                    cards = [c for c in cards if c > win] or cards
         else:
             cards = list(hand)
         out: list[int] = []
@@ -129,7 +139,7 @@ class Solver:
             kept = out[-1]
             # ``kept`` stands for a run down to ``last``: ``c`` joins it when nothing lies between.
             same = c >> 3 == last >> 3 and value_of[c] == value_of[kept]
-            if not (same and not any(b in blockers for b in range(c + 1, last))):
+            if not (same and not any(b in blockers for b in range(c, last + 1))):
                 out.append(c)
             last = c
         return out
@@ -339,6 +349,7 @@ def solver_for(
     """A solver for ``seat``'s move in ``world`` (a world of ``game`` whose hands are all known)."""
     trump = world.trump_suit()
     assert trump is not None
+    last_trick, crawl = trick_rules(game)
     return Solver(
         [world.hand(s) for s in range(world.players)],
         world.trick_plays(),
@@ -346,9 +357,19 @@ def solver_for(
         trump_index=SUIT_INDEX[trump],
         points=game.points,  # type: ignore[attr-defined]
         side_of=[world.side_of[s] for s in range(world.players)],
+        last_trick=last_trick,
+        crawl=crawl,
         deadline=deadline,
         table=table,
     )
+
+
+def trick_rules(game: Game) -> tuple[int, bool]:
+    """The solver's rules for ``game``: what the last trick adds to its taker's counters, and
+    whether the crawl rules apply (double-deck: 2 a deal, 20 with its 100-aces scoring)."""
+    if isinstance(game, DoubleDeck):
+        return DOUBLE_DECK_LAST_TRICK * game.scale, True
+    return LAST_TRICK, False
 
 
 SOLVE_SHARE = 0.5
