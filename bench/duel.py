@@ -27,7 +27,8 @@ seats (same game seed):
 The pair's *margin* is the mean deal score change of A's seats minus that of B's seats, over all
 its plays (partnerships: A's side minus B's side, per deal; pinochle-3 in chips). A wins the pair
 when the margin is positive, half of it when it is zero. Printed: pairs won by A with a 95% Wilson
-interval, the mean margin per deal with a 95% normal interval, contracts taken and made per level
+interval and how A fared in the pairs not tied (ties bound the share: a suite's goal not met says
+what share of the pairs not tied it would need), the mean margin per deal with a 95% normal interval, contracts taken and made per level
 (the bidder's or pitcher's level; a deal conceded or given up unplayed is counted apart), the
 decision time of each ``decide`` call per level, wall and CPU (calls with one legal action are not
 timed; CPU time is the figure for "on one core" when other processes share the machine), deals
@@ -336,6 +337,8 @@ class Summary:
     won_low: float
     won_high: float
     ties: int
+    wins: int
+    """Pairs won outright (not tied)."""
     margin: float
     margin_low: float
     margin_high: float
@@ -353,7 +356,16 @@ def summarize(tally: Tally) -> Summary:
     margin, m_low, m_high = mean_interval([margin for _, margin in tally.pairs.values()])
     p99 = {role: percentile(sorted(tally.times[role]), 0.99) for role in ROLES}
     cpu_p99 = {role: percentile(sorted(tally.cpu_times[role]), 0.99) for role in ROLES}
-    return Summary(n, won, low, high, shares.count(0.5), margin, m_low, m_high, p99, cpu_p99)
+    wins = shares.count(1.0)
+    return Summary(n, won, low, high, shares.count(0.5), wins, margin, m_low, m_high, p99, cpu_p99)
+
+
+def untied(figures: Summary) -> str:
+    """How A fared in the pairs not tied (a tied pair counts half, so ties bound the share)."""
+    decided = figures.pairs - figures.ties
+    if not decided:
+        return "every pair tied"
+    return f"A won {figures.wins} of the {decided} pairs not tied ({100 * figures.wins / decided:.1f}%)"
 
 
 def milliseconds(seconds: float) -> str:
@@ -374,7 +386,7 @@ def report(match: Match, tally: Tally, jobs: int) -> str:
         f"seed {match.seed}",
         f"  pairs won by A ({a}): {100 * figures.won:.1f}% "
         f"[{100 * figures.won_low:.1f}, {100 * figures.won_high:.1f}] "
-        f"(95% Wilson; {figures.ties} tied pairs counted half)",
+        f"(95% Wilson; {figures.ties} tied pairs counted half); {untied(figures)}",
         f"  margin per deal, A minus B: {figures.margin:+.1f} {tally.unit} "
         f"[{figures.margin_low:+.1f}, {figures.margin_high:+.1f}] (95%)",
     ]
@@ -516,7 +528,13 @@ def verdict(goal: Goal, figures: Summary) -> str:
         return f"{target}: met (whole interval)"
     if figures.won >= goal.share:
         return f"{target}: met by the point estimate (interval reaches below)"
-    return f"{target}: NOT met"
+    decided = figures.pairs - figures.ties
+    if not decided:
+        return f"{target}: NOT met"
+    # Tied pairs count half: with as many ties, the goal asks this much of the rest.
+    needed = (goal.share * figures.pairs - figures.ties / 2) / decided
+    asked = f"{100 * needed:.1f}% of the pairs not tied" if needed <= 1 else "more than every pair not tied"
+    return f"{target}: NOT met (with {figures.ties} tied pairs it needs {asked})"
 
 
 def run_suite(name: str, pairs: int, jobs: int, seed: int) -> int:

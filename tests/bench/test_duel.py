@@ -219,3 +219,21 @@ def test_record_to_a_path_it_cannot_write_stops_before_playing(tmp_path, capsys,
     assert stopped.value.code == 2
     assert "--record:" in capsys.readouterr().err
     assert not played
+
+
+def test_ties_are_reported_with_what_a_goal_asks_of_the_pairs_not_tied() -> None:
+    # 100 pairs: 40 won, 40 tied (counted half), 20 lost: 60%. A goal of 75% then needs 55 more
+    # wins out of the 60 pairs not tied: 91.7% of them.
+    shares = [1.0] * 40 + [0.5] * 40 + [0.0] * 20
+    tally = duel.Tally(pairs={n: (share, share - 0.5) for n, share in enumerate(shares)})
+    figures = duel.summarize(tally)
+    assert (figures.won, figures.ties, figures.wins) == (0.6, 40, 40)
+    assert duel.untied(figures) == "A won 40 of the 60 pairs not tied (66.7%)"
+    goal = duel.Goal("pinochle-3", "hard", "basic", 0.75)
+    assert duel.verdict(goal, figures) == (
+        "goal >= 75%: NOT met (with 40 tied pairs it needs 91.7% of the pairs not tied)"
+    )
+    hopeless = duel.summarize(duel.Tally(pairs={n: (0.5, 0.0) if n < 60 else (1.0, 1.0) for n in range(100)}))
+    assert duel.verdict(goal, hopeless) == (
+        "goal >= 75%: NOT met (with 60 tied pairs it needs more than every pair not tied)"
+    )
