@@ -20,10 +20,7 @@ from bot.engine import Action, Card, Game, Kind
 from bot.engine.events import Phase
 from bot.engine.pinochle.common import SUIT_INDEX, PinochleGame
 
-ENDING_CARDS: dict[str, tuple[int, int]] = {
-    "pinochle-4": (8, 12),
-    "pinochle-4-auction": (8, 12),
-}
+ENDING_CARDS: dict[str, tuple[int, int]] = {"pinochle-4": (8, 12), "pinochle-4-auction": (8, 12)}
 """Per variant: cards left in all hands together at most for the solver to play the rest of a
 rollout, and at most at the decision itself for the solver to play every rollout of it from there.
 Two tricks of four seats solve in about 0.2 ms, about what a whole fast rollout costs; three tricks
@@ -114,7 +111,7 @@ class ExactEnding:
 
 def exact_ending(policy: Policy, game: Game) -> Policy:
     """``policy`` with exact endings where the variant has them (``ENDING_CARDS``), else itself."""
-    limits = ENDING_CARDS.get(game.name) or ENDING_CARDS.get(game.family)
+    limits = ENDING_CARDS.get(game.name)
     if limits is None or not isinstance(game, PinochleGame):
         return policy
     leaf, root = limits

@@ -3,7 +3,8 @@
 Alpha-beta minimax over the tricks left, with a transposition table keyed on the hands left, the
 seat to play and the trick so far, the table's best card tried first, and equivalent cards played
 once (identical copies, and touching ranks of one suit worth the same counters when no card held by
-another seat or lying in the trick ranks between them).
+another seat or lying in the trick ranks between them or is a copy of either: led first, a queen
+holds against another queen and a jack does not).
 
 The follow rules are the engine's strict ones (``PinochleGame.strict_playable``): follow suit; on
 a trump lead beat the best trump when able; void in the led suit, trump when able (no duty to
@@ -127,7 +128,8 @@ class Solver:
         self, cards: list[int], seat: int, hands: list[tuple[int, ...]], trick: list[tuple[int, int]]
     ) -> list[int]:
         """``cards`` (distinct, high to low) without those equivalent to a higher one kept: same
-        suit and counter value, and no card of another seat or of the trick ranking between."""
+        suit and counter value, and no card of another seat or of the trick ranking between them or
+        the same as either."""
         if len(cards) < 2:
             return cards
         blockers = {c for s, hand in enumerate(hands) if s != seat for c in hand}
@@ -137,7 +139,8 @@ class Solver:
         last = cards[0]
         for c in cards[1:]:
             kept = out[-1]
-            # ``kept`` stands for a run down to ``last``: ``c`` joins it when nothing lies between.
+            # ``kept`` stands for a run down to ``last``: ``c`` joins it when no other seat's card
+            # lies between or ties either (a tie goes to the card played first).
             same = c >> 3 == last >> 3 and value_of[c] == value_of[kept]
             if not (same and not any(b in blockers for b in range(c, last + 1))):
                 out.append(c)
