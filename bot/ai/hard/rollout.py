@@ -67,7 +67,9 @@ def play_out(
 
 
 GAME_VALUE_WEIGHT = 0.01
-"""What one card value toward pitch's Game point is worth beside the points of a deal."""
+"""What one card value toward pitch's Game point is worth beside the points of a deal. Measured
+both ways in 4-player pitch, same 200 pairs (seed 1), against 67.2% of pairs: 0.03, 64.2% (-0.02 a
+deal [-0.09, +0.05], 13 pairs better and 21 worse); none, 66.0% (+0.01 [-0.04, +0.06], 9 and 14)."""
 
 
 CHIP_COUNTER_WEIGHT = 0.02
