@@ -28,8 +28,9 @@ The pair's *margin* is the mean deal score change of A's seats minus that of B's
 its plays (partnerships: A's side minus B's side, per deal; pinochle-3 in chips). A wins the pair
 when the margin is positive, half of it when it is zero. Printed: pairs won by A with a 95% Wilson
 interval and how A fared in the pairs not tied (ties bound the share: a suite's goal not met says
-what share of the pairs not tied it would need), the mean margin per deal with a 95% normal interval, contracts taken and made per level
-(the bidder's or pitcher's level; a deal conceded or given up unplayed is counted apart), the
+what share of the pairs not tied it would need), the mean margin per deal with a 95% normal
+interval, contracts taken and made per level (the bidder's or pitcher's level; a deal conceded or
+given up unplayed is counted apart), the
 decision time of each ``decide`` call per level, wall and CPU (calls with one legal action are not
 timed; CPU time is the figure for "on one core" when other processes share the machine), deals
 played and wall time.
