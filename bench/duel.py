@@ -30,10 +30,9 @@ when the margin is positive, half of it when it is zero. Printed: pairs won by A
 interval and how A fared in the pairs not tied (ties bound the share: a suite's goal not met says
 what share of the pairs not tied it would need), the mean margin per deal with a 95% normal
 interval, contracts taken and made per level (the bidder's or pitcher's level; a deal conceded or
-given up unplayed is counted apart), the
-decision time of each ``decide`` call per level, wall and CPU (calls with one legal action are not
-timed; CPU time is the figure for "on one core" when other processes share the machine), deals
-played and wall time.
+given up unplayed is counted apart), the decision time of each ``decide`` call per level, wall and
+CPU (calls with one legal action are not timed; CPU time is the figure for "on one core" when other
+processes share the machine), deals played and wall time.
 
 ``--record`` writes one JSON line per pair: its number, A's share and margin, and for every play
 the roles, each seat's score change, the bidder or pitcher, the bid, trump and whether the contract
@@ -348,6 +347,11 @@ class Summary:
     cpu_p99: dict[str, float]
     """CPU time p99 of a decision per role (the budget is per decision on one core)."""
 
+    @property
+    def decided(self) -> int:
+        """Pairs not tied."""
+        return self.pairs - self.ties
+
 
 def summarize(tally: Tally) -> Summary:
     shares = [share for share, _ in tally.pairs.values()]
@@ -363,10 +367,10 @@ def summarize(tally: Tally) -> Summary:
 
 def untied(figures: Summary) -> str:
     """How A fared in the pairs not tied (a tied pair counts half, so ties bound the share)."""
-    decided = figures.pairs - figures.ties
-    if not decided:
+    if not figures.decided:
         return "every pair tied"
-    return f"A won {figures.wins} of the {decided} pairs not tied ({100 * figures.wins / decided:.1f}%)"
+    share = 100 * figures.wins / figures.decided
+    return f"A won {figures.wins} of the {figures.decided} pairs not tied ({share:.1f}%)"
 
 
 def milliseconds(seconds: float) -> str:
@@ -529,11 +533,10 @@ def verdict(goal: Goal, figures: Summary) -> str:
         return f"{target}: met (whole interval)"
     if figures.won >= goal.share:
         return f"{target}: met by the point estimate (interval reaches below)"
-    decided = figures.pairs - figures.ties
-    if not decided:
+    if not figures.decided:
         return f"{target}: NOT met"
     # Tied pairs count half: with as many ties, the goal asks this much of the rest.
-    needed = (goal.share * figures.pairs - figures.ties / 2) / decided
+    needed = (goal.share * figures.pairs - figures.ties / 2) / figures.decided
     asked = f"{100 * needed:.1f}% of the pairs not tied" if needed <= 1 else "more than every pair not tied"
     return f"{target}: NOT met (with {figures.ties} tied pairs it needs {asked})"
 
