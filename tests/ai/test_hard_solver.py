@@ -9,6 +9,7 @@ import time
 import pytest
 
 from bot.ai.hard import HardPlayer
+from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.solver import SOLVE_CARDS, SolveCache, Solver, known_world, solve_known, solver_for
 from bot.engine import Game, Kind, new_game
 from bot.engine.cards import Card
@@ -188,8 +189,6 @@ def test_a_kept_table_gives_the_same_answers() -> None:
 def double_deck_position(seed: int, cards_left: int) -> Game:
     """A double-deck deal played by the fast policy until ``cards_left`` cards are left in the hands
     (a trick may be under way)."""
-    from bot.ai.hard.policy import RolloutPolicy
-
     policy = RolloutPolicy("double-deck")
     game = new_game("double-deck", seed=seed, options={"match": "deal"})
     while sum(len(game.hand(s)) for s in range(4)) > cards_left or game.phase is not Phase.PLAY:

@@ -222,8 +222,8 @@ def test_record_to_a_path_it_cannot_write_stops_before_playing(tmp_path, capsys,
 
 
 def test_ties_are_reported_with_what_a_goal_asks_of_the_pairs_not_tied() -> None:
-    # 100 pairs: 40 won, 40 tied (counted half), 20 lost: 60%. A goal of 75% then needs 55 more
-    # wins out of the 60 pairs not tied: 91.7% of them.
+    # 100 pairs: 40 won, 40 tied (counted half), 20 lost: 60%. A goal of 75% then needs 55 wins out
+    # of the 60 pairs not tied (55 + 40 / 2 = 75): 91.7% of them.
     shares = [1.0] * 40 + [0.5] * 40 + [0.0] * 20
     tally = duel.Tally(pairs={n: (share, share - 0.5) for n, share in enumerate(shares)})
     figures = duel.summarize(tally)
