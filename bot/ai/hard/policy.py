@@ -12,8 +12,8 @@ and goes to the family's ``basic`` player with a view.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from bot.ai.base import Player, make_player
 from bot.ai.pitch import Context as PitchContext
@@ -111,13 +111,41 @@ TRUMP_DRAW: dict[str, tuple[int, float]] = {"double-deck": (5, float("inf"))}
 DEFAULT_TRUMP_DRAW = (3, 5)
 
 
+class TrickState(Protocol):
+    """What the fast pinochle card play reads of a world: a ``PinochleGame``, or a stand-in for one
+    as it stood before a play made earlier (``reading``)."""
+
+    @property
+    def trick(self) -> Sequence[tuple[int, Card]]: ...
+    @property
+    def trump(self) -> Suit | None: ...
+    @property
+    def points(self) -> Mapping[Card, int]: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def win_card(self) -> Card | None: ...
+    @property
+    def win_seat(self) -> int: ...
+    @property
+    def side_of(self) -> Sequence[int]: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def by_suit(self) -> Sequence[Sequence[Card]]:
+        """Every seat's cards by suit, highest first: ``by_suit[seat * 4 + suit index]``."""
+        ...
+
+
 def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
     if card.suit is best.suit:
         return PIN_STRENGTH[card] > PIN_STRENGTH[best]
     return card.suit is trump
 
 
-def _out(world: PinochleGame, seat: int, index: int) -> tuple[int, int]:
+def _out(world: TrickState, seat: int, index: int) -> tuple[int, int]:
     """The strength of the highest card of suit ``index`` the other seats hold together, and how
     many they hold (what ``seat`` knows is out, not who holds it)."""
     by_suit = world.by_suit
@@ -131,7 +159,7 @@ def _out(world: PinochleGame, seat: int, index: int) -> tuple[int, int]:
     return top, count
 
 
-def _tops(world: PinochleGame, seat: int) -> list[int]:
+def _tops(world: TrickState, seat: int) -> list[int]:
     """``_out``'s top strength for every suit at once."""
     by_suit = world.by_suit
     tops = [0, 0, 0, 0]
@@ -151,14 +179,19 @@ def _tops(world: PinochleGame, seat: int) -> list[int]:
 def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
     """Trick play under the strict or crawl rules, from what ``seat`` could know: its hand, the
     cards played, and which cards are still out (not who holds them)."""
-    cards = [action.cards[0] for action in legal]
+    return _action(legal, pinochle_card(world, seat, [action.cards[0] for action in legal]))
+
+
+def pinochle_card(world: TrickState, seat: int, cards: list[Card]) -> Card:
+    """``pinochle_play``'s card of ``cards`` (the legal ones). ``world`` is read for its trick,
+    trump, counters, seats and suit index only, so a stand-in with those will do (``reading``)."""
     trick = world.trick
     trump = world.trump
     trump_index = SUIT_INDEX[trump] if trump is not None else -1
     points = world.points
     ten = points[_TEN]  # the counting scale: 10 in pinochle, 1 (or 10) a counter in double-deck
     if not trick:
-        return _action(legal, _pinochle_lead(world, seat, cards, ten))
+        return _pinochle_lead(world, seat, cards, ten)
     led = trick[0][1].suit
     to_come = world.players - 1 - len(trick)
     led_top, led_count = _out(world, seat, SUIT_INDEX[led])
@@ -181,26 +214,24 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     ):
         trump_cost = 1.5 * ten  # a trump kept is worth more than a counter given
         smear = max(cards, key=lambda c: (points[c] - trump_cost * (c.suit is trump), -PIN_STRENGTH[c]))
-        return _action(legal, smear)
+        return smear
     winners = [c for c in cards if _beats(c, best, trump)]
     if partner_winning and world.name in COVERING:
         # Cover the partner: an opponent still to play could take the trick (basic does this too).
         sure = [c for c in winners if holds(c)]
         if sure:
             cover = min(sure, key=lambda c: (c.suit is trump and led is not trump, PIN_STRENGTH[c]))
-            return _action(legal, cover)
+            return cover
     if winners and not partner_winning:
         if not to_come:
-            return _action(
-                legal, min(winners, key=lambda c: (c.suit is trump, points[c] < ten, PIN_STRENGTH[c]))
-            )
+            return min(winners, key=lambda c: (c.suit is trump, points[c] < ten, PIN_STRENGTH[c]))
         sure = [c for c in winners if holds(c)]
         if sure and (sum(points[c] for _, c in trick) >= 0.4 * ten or any(points[c] >= ten for c in sure)):
-            return _action(legal, min(sure, key=lambda c: (c.suit is trump, PIN_STRENGTH[c])))
-    return _action(legal, min(cards, key=lambda c: (points[c], c.suit is trump, PIN_STRENGTH[c])))
+            return min(sure, key=lambda c: (c.suit is trump, PIN_STRENGTH[c]))
+    return min(cards, key=lambda c: (points[c], c.suit is trump, PIN_STRENGTH[c]))
 
 
-def _pinochle_lead(world: PinochleGame, seat: int, cards: list[Card], ten: int) -> Card:
+def _pinochle_lead(world: TrickState, seat: int, cards: list[Card], ten: int) -> Card:
     trump = world.trump
     points = world.points
     tops = _tops(world, seat)

@@ -4,16 +4,22 @@ A world from ``Game.sample_world`` fits every hard fact seen (voids, cards playe
 choices behind the plays: a seat that ducked a trick it could have taken with a trump it "holds" in
 the world probably holds no such trump. ``pitch_misreads`` replays the deal's plays in a pitch world
 and counts those the other seats would not have made as ``basic`` plays, with the hands the world
-gives them; of a few sampled worlds, search keeps the one with the fewest (``inference``). The model
-is only a model: a world with misreads is still used when no better one turns up, so a player who
-plays otherwise than ``basic`` is never ruled out.
+gives them; ``pinochle_misreads`` does the same in pinochle with the fast policy's card play (the
+ideas of ``basic``, and cheap enough to read every play of a deal in every world tried). Of a few
+sampled worlds, search keeps the one with the fewest (``inference``). The model is only a model: a
+world with misreads is still used when no better one turns up, so a player who plays otherwise is
+never ruled out.
 """
 
 from __future__ import annotations
 
-from bot.ai.hard.policy import pitch_context
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.ai.hard.policy import pinochle_card, pitch_context
 from bot.ai.pitch import play_card
-from bot.engine import Card
+from bot.engine import Card, Suit
+from bot.engine.pinochle.common import SORT_KEY, STRENGTH, SUIT_OF_CARD, PinochleGame
 from bot.engine.pitch import PitchBase
 
 
@@ -48,4 +54,89 @@ def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
                 misses += 1
                 if misses >= limit:
                     return misses
+    return misses
+
+
+@dataclass(slots=True)
+class Moment:
+    """A pinochle world as it stood before a play made earlier: what ``pinochle_card`` reads."""
+
+    trick: list[tuple[int, Card]]
+    trump: Suit | None
+    points: Mapping[Card, int]
+    players: int
+    win_card: Card | None
+    win_seat: int
+    side_of: Sequence[int]
+    name: str
+    family: str
+    bidder: int | None
+    by_suit: list[list[Card]]
+
+
+def pinochle_misreads(world: PinochleGame, seat: int, limit: int, window: int) -> int:
+    """``pitch_misreads`` for pinochle's trick play, with the fast policy's card play
+    (``policy.pinochle_card``, ``basic``'s ideas) as the model: how many plays of the last
+    ``window`` tricks of the deal (the one under way counted) by seats other than ``seat`` differ
+    from the model's with the hands ``world`` gives them then (counting stops at ``limit``). Plays
+    with no choice are not counted."""
+    if limit <= 0 or window <= 0:
+        return 0
+    tricks = [plays for plays, _ in world.tricks]
+    if world.trick:
+        tricks.append(world.trick)
+    tricks = tricks[-window:]
+    if not tricks:
+        return 0
+    hands = [hand[:] for hand in world.hands]
+    for plays in tricks:
+        for other, card in plays:
+            hands[other].append(card)
+    # In the engine's order (the model breaks ties between equal cards by it).
+    by_suit: list[list[Card]] = []
+    sort_key = SORT_KEY.__getitem__
+    suit_at = SUIT_OF_CARD
+    for hand in hands:
+        hand.sort(key=sort_key)
+        suits: list[list[Card]] = [[], [], [], []]
+        for card in hand:
+            suits[suit_at[card]].append(card)
+        by_suit.extend(suits)
+    moment = Moment(
+        [],
+        world.trump,
+        world.points,
+        world.players,
+        None,
+        -1,
+        world.side_of,
+        world.name,
+        world.family,
+        getattr(world, "bidder", None),
+        by_suit,
+    )
+    trump = world.trump
+    misses = 0
+    for plays in tricks:
+        trick: list[tuple[int, Card]] = []
+        moment.trick = trick
+        win: Card | None = None
+        for other, card in plays:
+            hand = hands[other]
+            if other != seat:
+                playable = world.follow_rules(hand, plays[0][1].suit, win) if win is not None else hand
+                if len(set(playable)) > 1:
+                    moment.win_card = win
+                    if pinochle_card(moment, other, list(dict.fromkeys(playable))) is not card:
+                        misses += 1
+                        if misses >= limit:
+                            return misses
+            hand.remove(card)
+            by_suit[other * 4 + suit_at[card]].remove(card)
+            trick.append((other, card))
+            if win is None or (card.suit is win.suit and STRENGTH[card] > STRENGTH[win]) or (
+                card.suit is trump and win.suit is not trump
+            ):
+                win = card
+                moment.win_seat = other
     return misses

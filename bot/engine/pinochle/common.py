@@ -101,6 +101,25 @@ def plays_above(cards: list[Card], best: int) -> list[Action]:
     return out
 
 
+def strict_follow(hand: list[Card], led: Suit, win: Card, trump: Suit | None) -> list[Card]:
+    """``PinochleGame.strict_playable`` onto a trick led in ``led`` whose best card is ``win``."""
+    follow = []
+    trumps = []
+    for card in hand:
+        suit = card.suit
+        if suit is led:
+            follow.append(card)
+        elif suit is trump:
+            trumps.append(card)
+    if follow:
+        if led is trump:
+            best = STRENGTH[win]
+            higher = [card for card in follow if STRENGTH[card] > best]
+            return higher or follow
+        return follow
+    return trumps or hand
+
+
 def round_counters(points: int) -> int:
     """Counters rounded to tens: a units digit of 7 or more rounds up (87 → 90), else dropped."""
     units = points % 10
@@ -269,23 +288,14 @@ class PinochleGame(Game):
         trick = self.trick
         if not trick:
             return hand
-        led = trick[0][1].suit
-        trump = self.trump
-        follow = []
-        trumps = []
-        for card in hand:
-            suit = card.suit
-            if suit is led:
-                follow.append(card)
-            elif suit is trump:
-                trumps.append(card)
-        if follow:
-            if led is trump:
-                best = STRENGTH[self.win_card]  # type: ignore[index]
-                higher = [card for card in follow if STRENGTH[card] > best]
-                return higher or follow
-            return follow
-        return trumps or hand
+        assert self.win_card is not None
+        return strict_follow(hand, trick[0][1].suit, self.win_card, self.trump)
+
+    def follow_rules(self, hand: list[Card], led: Suit, win: Card) -> list[Card]:
+        """The cards of ``hand`` this deal's follow rules allow onto a trick led in ``led`` whose
+        best card so far is ``win``: for search reading a play made earlier with the hand a seat
+        held then (the strict rules; double-deck's crawl rules are its own)."""
+        return strict_follow(hand, led, win, self.trump)
 
     def start_strict_play(self) -> None:
         """Index every hand by suit for the strict follow rules (kept in step by ``play_card``).

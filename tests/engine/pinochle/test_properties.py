@@ -249,6 +249,10 @@ def test_fast_legal_plays_agree_with_the_follow_rules(variant: str) -> None:
             if game.phase in ("play", "playoff") and not (isinstance(game, TwoHand) and game.phase == "play"):
                 plays = {a.cards[0] for a in legal if a.kind.value == "play"}
                 assert plays == set(game.strict_playable(game.hands[seat]))
+                if game.trick:  # the same rules read from any trick's led suit and best card
+                    assert game.win_card is not None
+                    led = game.trick[0][1].suit
+                    assert plays == set(game.follow_rules(game.hands[seat], led, game.win_card))
             game.apply(seat, rng.choice(legal))
 
 

@@ -217,10 +217,12 @@ class DoubleDeck(PinochleGame):
         """The crawl rules spelled out on a plain hand (what ``crawl_actions`` computes fast)."""
         if not self.trick:
             return list(hand)
-        led = self.trick[0][1].suit
-        win = self.win_card
+        assert self.win_card is not None
+        return self.follow_rules(hand, self.trick[0][1].suit, self.win_card)
+
+    def follow_rules(self, hand: list[Card], led: Suit, win: Card) -> list[Card]:
+        """The crawl rules onto a trick led in ``led`` whose best card so far is ``win``."""
         trump = self.trump
-        assert win is not None
         follow = [card for card in hand if card.suit is led]
         if follow:
             trumped = led is not trump and win.suit is trump

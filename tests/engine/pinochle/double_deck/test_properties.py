@@ -255,4 +255,7 @@ def test_fast_legal_plays_agree_with_the_crawl_rules(seed: int) -> None:
         if game.phase == "play":
             plays = {a.cards[0] for a in legal if a.kind.value == "play"}
             assert plays == set(game.crawl_playable(game.hands[seat]))
+            if game.trick:  # the same rules read from any trick's led suit and best card
+                assert game.win_card is not None
+                assert plays == set(game.follow_rules(game.hands[seat], game.trick[0][1].suit, game.win_card))
         game.apply(seat, rng.choice(legal))
