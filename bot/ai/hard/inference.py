@@ -42,15 +42,15 @@ PINOCHLE_READING: dict[str, tuple[int, int]] = {"pinochle-4": (3, 99)}
 """Pinochle card play, per variant: worlds sampled per world kept, and how many of the deal's last
 tricks have their plays read (``reading.pinochle_misreads``). In pinochle-4, same 200 pairs (seed
 1): 84.2% -> 89.0% of pairs, +5.47 a deal [+2.26, +8.69] (33 pairs changed, 22 its way), CPU p99
-0.40 -> 0.45 s a decision; two worlds a world kept and the last four tricks read gave half of that
-(86.8%, +2.90 [+0.28, +5.52]), five worlds no more (87.8%, -0.35 [-2.92, +2.22] against three, at
-a CPU p99 of 0.54 s). Not enabled where it measured no better, same deals against the
-same code without it: the partnership auction, 160 pairs (seed 1), 85.0% -> 84.1% of pairs, +1.25 a
-deal [-9.48, +11.98] (CPU p99 0.69 -> 0.84 s), and with (2, 4) 83.8%, -5.31 [-17.01, +6.38];
-three-hand, 200 pairs, 68.2% -> 67.8%, +0.08 chips [-0.19, +0.35]; double-deck (3 s budget so
-that the caps bind), 100 pairs, 68.0% -> 65.5%, -0.75 [-2.94, +1.44] (its ``basic`` plays
-otherwise than the fast policy: the true deal leaves 5.5 plays unexplained where sampled worlds
-leave 7.2; pinochle-4's 0.5 where they leave 1.9)."""
+0.40 -> 0.45 s a decision (over 500 pairs 88.3% [85.2, 90.8], +32.0 a deal, CPU p99 0.49 s); two
+worlds a world kept and the last four tricks read gave half of that (86.8%, +2.90 [+0.28, +5.52]),
+five worlds no more (87.8%, -0.35 [-2.92, +2.22] against three, at a CPU p99 of 0.54 s). Not enabled
+where it measured no better, same deals against the same code without it: the partnership auction,
+160 pairs (seed 1), 85.0% -> 84.1% of pairs, +1.25 a deal [-9.48, +11.98] (CPU p99 0.69 -> 0.84 s),
+and with (2, 4) 83.8%, -5.31 [-17.01, +6.38]; three-hand, 200 pairs, 68.2% -> 67.8%, +0.08 chips
+[-0.19, +0.35]; double-deck (3 s budget so that the caps bind), 100 pairs, 68.0% -> 65.5%, -0.75
+[-2.94, +1.44] (its ``basic`` plays otherwise than the fast policy: the true deal leaves 5.5 plays
+unexplained where sampled worlds leave 7.2; pinochle-4's 0.5 where they leave 1.9)."""
 _PLAYING = Phase.PLAY
 
 
