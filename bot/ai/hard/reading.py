@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from bot.ai.hard.policy import pinochle_card, pitch_context
 from bot.ai.pitch import play_card
 from bot.engine import Card, Suit
-from bot.engine.pinochle.common import SORT_KEY, STRENGTH, SUIT_OF_CARD, PinochleGame
+from bot.engine.pinochle.common import RANK_STRENGTH, SORT_KEY, SUIT_OF_CARD, PinochleGame
 from bot.engine.pitch import PitchBase
+from bot.engine.tricks import trick_winner
 
 
 def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
@@ -134,9 +135,5 @@ def pinochle_misreads(world: PinochleGame, seat: int, limit: int, window: int) -
             hand.remove(card)
             by_suit[other * 4 + suit_at[card]].remove(card)
             trick.append((other, card))
-            if win is None or (card.suit is win.suit and STRENGTH[card] > STRENGTH[win]) or (
-                card.suit is trump and win.suit is not trump
-            ):
-                win = card
-                moment.win_seat = other
+            moment.win_seat, win = trick[trick_winner(trick, trump, RANK_STRENGTH)]
     return misses
