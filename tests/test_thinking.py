@@ -116,7 +116,10 @@ async def test_a_killed_worker_is_replaced_and_the_decision_retried(
     ("worker", "said"), [(die_in_worker, "BrokenProcessPool"), (raise_in_worker, "search blew up")]
 )
 async def test_a_pool_that_breaks_twice_or_a_failing_search_falls_back_to_basic(
-    thinker: Thinker, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, worker: Any,
+    thinker: Thinker,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    worker: Any,
     said: str,
 ) -> None:
     monkeypatch.setattr(thinking, "decide_in_worker", worker)

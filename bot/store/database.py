@@ -59,6 +59,8 @@ def write_patience(seconds: float) -> Iterator[None]:
         yield
     finally:
         _patience.reset(token)
+
+
 T = TypeVar("T")
 
 

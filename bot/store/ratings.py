@@ -34,7 +34,7 @@ def computer_player(level: str | None) -> int | None:
 
 
 def computer_player_name(user_id: int) -> str | None:
-    """"Computer (hard)" for a computer level's rated player id; None for a person's id."""
+    """The name "Computer (hard)" for a computer level's rated player id; None for a person's id."""
     level = _LEVEL_OF.get(user_id)
     return None if level is None else f"Computer ({level_name(level)})"
 

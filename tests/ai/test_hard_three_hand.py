@@ -155,6 +155,7 @@ def test_the_search_never_drops_the_move_it_keeps() -> None:
     kept = next(t for t in search(weakest) if t.action == weakest)
     assert not kept.pruned and kept.count == 40
 
+
 def test_the_forced_dealer_plays_a_strong_hand_and_concedes_a_weak_one_for_a_chip() -> None:
     strong = "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"
     for hand, expected in ((strong, "bid 250"), (WEAK, "concede")):

@@ -185,10 +185,23 @@ def test_record_writes_every_pair_with_its_plays(tmp_path, capsys):
 
 def test_compare_counts_the_pairs_whose_result_changed(tmp_path, capsys):
     first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
-    write_lines(first, [{"pair": 0, "share": 1.0, "margin": 10}, {"pair": 1, "share": 0.0, "margin": -4},
-                        {"pair": 2, "share": 0.5, "margin": 0}])
-    write_lines(second, [{"pair": 0, "share": 1.0, "margin": 10}, {"pair": 1, "share": 1.0, "margin": 2},
-                         {"pair": 2, "share": 0.0, "margin": -3}, {"pair": 7, "share": 1.0, "margin": 50}])
+    write_lines(
+        first,
+        [
+            {"pair": 0, "share": 1.0, "margin": 10},
+            {"pair": 1, "share": 0.0, "margin": -4},
+            {"pair": 2, "share": 0.5, "margin": 0},
+        ],
+    )
+    write_lines(
+        second,
+        [
+            {"pair": 0, "share": 1.0, "margin": 10},
+            {"pair": 1, "share": 1.0, "margin": 2},
+            {"pair": 2, "share": 0.0, "margin": -3},
+            {"pair": 7, "share": 1.0, "margin": 50},
+        ],
+    )
     assert duel.main(["--compare", str(first), str(second)]) == 0
     out = capsys.readouterr().out
     assert "3 pairs in both records" in out  # pair 7 is in one record only

@@ -361,4 +361,3 @@ def test_the_rules_say_how_four_flushes_score_and_the_counter_agrees(variant: st
     three_and_spare = count_meld(parse_cards("AH 10H KH QH JH " * 3 + "KH QH"), Suit.HEARTS, NINETY_SIX)
     assert four.total == three_and_spare.total == 3040
     assert sorted(m.name for m in four.melds) == ["royal marriage", "triple flush"]
-
