@@ -37,22 +37,27 @@ CAPS: dict[str, tuple[int, int]] = {
     "double-deck": (160, 1200),
 }
 """Per variant, else per family: sampled worlds per candidate at most, and rollouts per decision at
-most (fewer worlds per candidate when there are many candidates). Pitch deals are six tricks,
-cheap to play out (~0.4 ms), so pitch samples more (its calls compare values closer than the
-noise of 48 worlds). Partnership pinochle and double-deck sample as many worlds as stay well inside
-the budget: on the same 300 pinochle-4 deals 24 worlds won 77.5% of pairs against ``basic``, 64
-won 85.8% and 160 won 88.2% (CPU p99 0.32 s a decision). Pinochle-4 itself, whose card play is the
-whole game, samples 240 (with the exact endings): 85.5% of 500 pairs (seed 1) where 160 won 84.8%,
-the margin level at +28 a deal, CPU p99 0.46 s a decision; the auction's card play too
-(``ENDING_CARDS``). Double-deck's 64 worlds took 58.5% of 100
-pairs where 12 took 48.5% (CPU p99 0.25 s); once its rollouts counted double-deck's counters
-(``policy._TEN``), 160 worlds took 62.2% of 500 pairs (seeds 1-3) and +7.6 a deal where 64 took
-59.6% and +6.3 (CPU p99 0.47 s, at most 0.94 s); its card play alone (bidding as ``basic``), 67.5%
-of 200 pairs (seeds 1-2) where 64 worlds took 59.2%. Two-hand's stock order is a guess in every world, and
-a two-seat deal is cheap to play out (CPU p99 about 0.4 s a decision at its caps). Three-hand
-has up to 18 cards to choose from, and keeps ``basic``'s move unless the search finds a better one
-(``BASIC_LEAN``), which takes enough worlds to tell: 64 worlds (600 rollouts) instead of 24 (200)
-won 60.8% of 60 pairs (seed 8) instead of 59.2%, +1.6 chips a deal instead of +1.2, CPU p99 0.12 s."""
+most (fewer worlds per candidate when there are many candidates). Pitch deals are six tricks, cheap
+to play out (~0.4 ms), so pitch samples more (its calls compare values closer than the noise of 48
+worlds); more than that measured no better, same pairs (seed 1): twice the worlds and rollouts in
+card play alone, 200 pairs, 4-player 67.2% -> 67.2% of pairs (+0.05 a deal [-0.01, +0.11]) and
+partnership 66.5% -> 66.8% (-0.03 [-0.14, +0.09]) at a CPU p99 of 0.6 s instead of 0.37 s; four
+times in every decision (4 s budget), 100 pairs, 67.0% -> 58.5% (-0.04 [-0.14, +0.05]: its calls
+took more contracts and made 75% instead of 82%) and 68.5% -> 69.5% (+0.12 [-0.09, +0.34]).
+Partnership pinochle and double-deck sample as many worlds as stay well inside the budget: on the
+same 300 pinochle-4 deals 24 worlds won 77.5% of pairs against ``basic``, 64 won 85.8% and 160 won
+88.2% (CPU p99 0.32 s a decision). Pinochle-4 itself, whose card play is the whole game, samples 240
+(with the exact endings): 85.5% of 500 pairs (seed 1) where 160 won 84.8%, the margin level at +28 a
+deal, CPU p99 0.46 s a decision; the auction's card play too (``ENDING_CARDS``). Double-deck's 64
+worlds took 58.5% of 100 pairs where 12 took 48.5% (CPU p99 0.25 s); once its rollouts counted
+double-deck's counters (``policy._TEN``), 160 worlds took 62.2% of 500 pairs (seeds 1-3) and +7.6 a
+deal where 64 took 59.6% and +6.3 (CPU p99 0.47 s, at most 0.94 s); its card play alone (bidding as
+``basic``), 67.5% of 200 pairs (seeds 1-2) where 64 worlds took 59.2%. Two-hand's stock order is a
+guess in every world, and a two-seat deal is cheap to play out (CPU p99 about 0.4 s a decision at
+its caps). Three-hand has up to 18 cards to choose from, and keeps ``basic``'s move unless the
+search finds a better one (``BASIC_LEAN``), which takes enough worlds to tell: 64 worlds (600
+rollouts) instead of 24 (200) won 60.8% of 60 pairs (seed 8) instead of 59.2%, +1.6 chips a deal
+instead of +1.2, CPU p99 0.12 s."""
 DEFAULT_CAPS = (16, 120)
 SPREAD: dict[str, int] = {"pinochle-4-auction": 600}
 """Variants whose card play (every decision but the auction's calls) gives the rollouts of
