@@ -113,7 +113,8 @@ DEFAULT_TRUMP_DRAW = (3, 5)
 
 class TrickState(Protocol):
     """What the fast pinochle card play reads of a world: a ``PinochleGame``, or a stand-in for one
-    as it stood before a play made earlier (``reading``)."""
+    as it stood before a play made earlier (``reading``). A ``bidder`` is read too where there is
+    one (``getattr``: two-hand has none), so a stand-in carries it."""
 
     @property
     def trick(self) -> Sequence[tuple[int, Card]]: ...
