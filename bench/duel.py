@@ -74,13 +74,19 @@ ROLES = ("A", "B")
 
 
 def load_frozen_levels() -> bool:
-    """Import ``bench.frozen`` (it registers frozen levels such as ``basic-2026-11``) when present."""
-    try:
-        present = importlib.util.find_spec("bench.frozen") is not None
-    except ModuleNotFoundError:
-        present = False
-    if present:
-        importlib.import_module("bench.frozen")
+    """Import ``bench.frozen`` (it registers frozen levels such as ``basic-2026-11``) and
+    ``bench.oracle`` (``hard-sees-all``) when present; whether the frozen levels were."""
+    present = False
+    for module in ("bench.frozen", "bench.oracle"):
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:
+            found = False
+        if found:
+            loaded = importlib.import_module(module)
+            if module == "bench.oracle":
+                loaded.register()
+        present = present or (found and module == "bench.frozen")
     return present
 
 

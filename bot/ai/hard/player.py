@@ -99,6 +99,9 @@ class HardPlayer:
     source is seeded from both), as long as the budget does not cut the search short.
     """
 
+    context_type: type[Context] = Context
+    """Where a decision's worlds come from (a bench may put the true deal in their place)."""
+
     def __init__(
         self,
         seed: int | None = None,
@@ -195,7 +198,7 @@ class HardPlayer:
         policy = self.policy(game.family)
         samples, rollouts = self.caps(game)
         spread = None if bidding or self.samples is not None else SPREAD.get(game.name)
-        ctx = Context(
+        ctx = self.context_type(
             game,
             seat,
             view,

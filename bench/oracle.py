@@ -1,0 +1,59 @@
+"""A bench-only level that sees every card: ``hard-sees-all`` is ``hard`` whose every sampled world is
+the true deal (the hidden hands as they are), registered for every family when the duel bench runs
+(``register``).
+
+It cheats, so the bot never seats it. It measures how much of the gap between ``hard`` and a goal is
+the hidden cards: the same search, the same fast rollouts, the same bidding, with nothing to guess.
+Where ``hard-sees-all`` wins little more than ``hard`` against ``basic``, better guessing of the
+hidden cards (inference, more worlds) cannot close the gap; only a better search or policy could.
+``hard-sees-all-calls`` sees every card in its calls only (bids and passes), ``hard-sees-all-play``
+in every other decision only, so the gap can be put down to the one or the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.ai.base import register_level
+from bot.ai.hard import FAMILIES, HardPlayer
+from bot.ai.hard.search import Context
+from bot.engine import Game, Kind
+
+LEVEL = "hard-sees-all"
+
+
+CALLS = frozenset({Kind.BID, Kind.PASS})
+
+
+class TrueDealContext(Context):
+    """A decision's search whose worlds are all the true deal (``seen``: in calls only, in every
+    other decision only, or in all)."""
+
+    seen: str = "all"
+
+    def sample(self) -> Game:
+        calling = any(a.kind in CALLS for a in self.game.legal_actions(self.seat))
+        if self.seen == "all" or (self.seen == "calls") == calling:
+            return self.game.copy()
+        return super().sample()
+
+
+def _factory(family: str, seen: str) -> Callable[[int | None], HardPlayer]:
+    context = type(f"TrueDealContext_{seen}", (TrueDealContext,), {"seen": seen})
+    player = type(f"SeesAllPlayer_{seen}", (HardPlayer,), {"context_type": context})
+
+    def make(seed: int | None) -> HardPlayer:
+        made: HardPlayer = player(seed, family=family)
+        return made
+
+    return make
+
+
+def register() -> None:
+    """Add the three levels to every family (the duel bench calls it; importing registers nothing,
+    so that the tests importing this module still see the bot's own levels)."""
+    for family in FAMILIES:
+        register_level(family, LEVEL, _factory(family, "all"))
+        register_level(family, f"{LEVEL}-calls", _factory(family, "calls"))
+        register_level(family, f"{LEVEL}-play", _factory(family, "play"))
+
