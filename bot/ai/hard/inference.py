@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.hard.fitting import can_swap, swap_to_fit
+from bot.ai.hard.pitch_fit import fit_plays
 from bot.ai.hard.reading import pinochle_misreads, pitch_misreads
 from bot.ai.hard.worlds import sample_world
 from bot.engine import Card, Game, Rank, Suit
@@ -36,6 +37,10 @@ MISREAD = 1.0
 hand worth outside the calls' bounds. Twice that changed 6 of the same 200 pairs (seed 1) in each
 pitch game and no better: 4-player 67.2% -> 66.2% of pairs, -0.02 a deal [-0.04, +0.00];
 partnership 66.5% -> 66.2%, +0.01 [-0.06, +0.07]."""
+
+
+PITCH_FIT = True
+"""Pitch card play: the world kept is moved toward explaining the plays (``pitch_fit``)."""
 
 
 PINOCHLE_READING: dict[str, tuple[int, int]] = {"pinochle-4": (3, 99)}
@@ -178,9 +183,24 @@ def sample_fitting(
         if miss == 0 or expired():
             break
     assert best_world is not None
-    if worth is not None and best_miss > 0 and can_swap(best_world):
+    if misreads is not None and best_miss > 0 and isinstance(best_world, PitchBase) and PITCH_FIT:
+        fit_plays(best_world, seat, rng, _call_miss(worth, bounds), MISREAD)
+    elif worth is not None and best_miss > 0 and can_swap(best_world):
         swap_to_fit(best_world, seat, {c.seat: (c.low, c.high) for c in bounds}, worth, rng)
     return best_world
+
+
+def _call_miss(worth: Any, bounds: list[Call]) -> Callable[[int, list[Card]], float]:
+    by_seat = {call.seat: call for call in bounds}
+
+    def miss(other: int, hand: list[Card]) -> float:
+        call = by_seat.get(other)
+        if call is None:
+            return 0.0
+        value = float(worth(hand))
+        return max(0.0, call.low - value) + max(0.0, value - call.high)
+
+    return miss
 
 
 def _pitch_reader(seat: int) -> Callable[[Game, int], int]:

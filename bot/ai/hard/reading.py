@@ -24,10 +24,11 @@ from bot.engine.pitch import PitchBase
 from bot.engine.tricks import trick_winner
 
 
-def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
-    """How many plays of the deal so far by seats other than ``seat`` differ from ``basic``'s play
-    with the hand ``world`` gives that seat at the time (counting stops at ``limit``). The pitch
-    (the deal's first lead, which names trump) and plays with no choice are not counted."""
+def pitch_misreads(world: PitchBase, seat: int, limit: int, only: int | None = None) -> int:
+    """How many plays of the deal so far by seats other than ``seat`` (by ``only`` alone, when
+    given) differ from ``basic``'s play with the hand ``world`` gives that seat at the time
+    (counting stops at ``limit``). The pitch (the deal's first lead, which names trump) and plays
+    with no choice are not counted."""
     if world.trumps is None or limit <= 0:
         return 0
     tricks = [plays for plays, _ in world.tricks]
@@ -42,7 +43,7 @@ def pitch_misreads(world: PitchBase, seat: int, limit: int) -> int:
             other, card = plays[position]
             later[other].append(card)
             sizes[other] += 1
-            if other == seat or (number == 0 and position == 0):
+            if other == seat or (number == 0 and position == 0) or (only is not None and other != only):
                 continue
             hand = world.sort_cards(hands[other] + later[other])
             before = plays[:position]
