@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
+from bot.ai.hard import inference
 from bot.ai.hard.pitch_fit import fit_plays
 from bot.ai.hard.reading import pitch_misreads
 from bot.engine.pitch import PitchBase
@@ -72,3 +75,23 @@ def test_a_world_that_explains_every_play_is_left_as_it_is() -> None:
         hands = [hand[:] for hand in world.hands]
         assert fit_plays(world, seat, rng, no_calls, 1.0) == 0.0
         assert world.hands == hands
+
+
+def test_partnership_pitch_worlds_are_fitted_where_the_setting_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    def misreads_left(enabled: frozenset[str]) -> int:
+        monkeypatch.setattr(inference, "PITCH_FIT", enabled)
+        rng = random.Random(6)
+        left = 0
+        for game, seat in basic_positions("pitch-partnership", range(5)):
+            if len(game.tricks) < 2:
+                continue
+            world = inference.sample_fitting(game, seat, game.view(seat), rng, lambda: False)
+            assert isinstance(world, PitchBase)
+            left += pitch_misreads(world, seat, 99)
+        return left
+
+    assert "pitch-partnership" in inference.PITCH_FIT
+    assert "pitch" not in inference.PITCH_FIT
+    plain = misreads_left(frozenset())
+    assert plain > 0
+    assert misreads_left(frozenset({"pitch-partnership"})) < plain / 2
