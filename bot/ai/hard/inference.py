@@ -75,6 +75,10 @@ class Call:
     low: float
     high: float
 
+    def miss(self, value: float) -> float:
+        """How far a hand worth ``value`` lies outside the bounds (0 inside them)."""
+        return max(0.0, self.low - value) + max(0.0, value - self.high)
+
 
 def calls(view: dict[str, Any], seat: int, step: int, first: float) -> list[Call]:
     """The bounds the auction so far puts on each other seat's hand worth (bid units)."""
@@ -180,8 +184,7 @@ def sample_fitting(
         world = sample_world(game, seat, rng)
         miss = 0.0
         for call in bounds:
-            value = worth(world.hand(call.seat))
-            miss += max(0.0, call.low - value) + max(0.0, value - call.high)
+            miss += call.miss(worth(world.hand(call.seat)))
         if misreads is not None and miss < best_miss:
             # Only as many misreads as could still make this world the best are counted.
             limit = math.ceil((best_miss - miss) / MISREAD) if best_miss < float("inf") else 10**6
@@ -204,10 +207,7 @@ def _call_miss(worth: Any, bounds: list[Call]) -> Callable[[int, list[Card]], fl
 
     def miss(other: int, hand: list[Card]) -> float:
         call = by_seat.get(other)
-        if call is None:
-            return 0.0
-        value = float(worth(hand))
-        return max(0.0, call.low - value) + max(0.0, value - call.high)
+        return call.miss(float(worth(hand))) if call is not None else 0.0
 
     return miss
 

@@ -34,7 +34,7 @@ def fit_plays(
     """Swap unseen cards in ``world`` (changed in place) while the other seats' hands explain their
     plays no worse (``misread`` a play not explained, plus ``miss_of_hand(seat, hand)`` for the
     calls); returns what is left unexplained. Only worlds with no discards or keep-list (the
-    plain deal, where every unseen card is in a hand or undealt) are changed."""
+    plain deal, where every unseen card is in a hand or undealt) are changed: for any other, -1."""
     hands = world.hands
     others = [s for s in range(world.players) if s != seat and hands[s]]
     if getattr(world, "kept", None) or any(getattr(world, "discards", None) or ()):
@@ -69,11 +69,10 @@ def fit_plays(
                     break
                 pick -= len(hands[s])
         place = undealt if b is None else hands[b]
-        j = pick
-        card_a, card_b = hand_a[i], place[j]
+        card_a, card_b = hand_a[i], place[pick]
         if card_b in forbidden[a] or (b is not None and card_a in forbidden[b]):
             continue
-        hand_a[i], place[j] = card_b, card_a
+        hand_a[i], place[pick] = card_b, card_a
         after_a = cost(a)
         after_b = cost(b) if b is not None else 0.0
         before = costs[a] + (costs[b] if b is not None else 0.0)
@@ -84,7 +83,7 @@ def fit_plays(
                 costs[b] = after_b
                 changed.add(b)
         else:
-            hand_a[i], place[j] = card_a, card_b
+            hand_a[i], place[pick] = card_a, card_b
     for s in changed:
         hands[s] = world.sort_cards(hands[s])
         world.dealt[s] = world.sort_cards(hands[s] + played[s])
