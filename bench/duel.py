@@ -74,20 +74,22 @@ ROLES = ("A", "B")
 
 
 def load_frozen_levels() -> bool:
-    """Import ``bench.frozen`` (it registers frozen levels such as ``basic-2026-11``) and
-    ``bench.oracle`` (``hard-sees-all``) when present; whether the frozen levels were."""
-    present = False
-    for module in ("bench.frozen", "bench.oracle"):
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except ModuleNotFoundError:
-            found = False
-        if found:
-            loaded = importlib.import_module(module)
-            if module == "bench.oracle":
-                loaded.register()
-        present = present or (found and module == "bench.frozen")
-    return present
+    """Import ``bench.frozen`` (it registers frozen levels such as ``basic-2026-11``) and register
+    ``bench.oracle``'s levels (``hard-sees-all``) when present; whether the frozen levels were."""
+    frozen = bench_module("bench.frozen") is not None
+    oracle = bench_module("bench.oracle")
+    if oracle is not None:
+        oracle.register()
+    return frozen
+
+
+def bench_module(name: str) -> Any:
+    """The bench module ``name`` imported, None when it is not there."""
+    try:
+        found = importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        found = False
+    return importlib.import_module(name) if found else None
 
 
 @dataclass(frozen=True)

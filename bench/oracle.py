@@ -25,6 +25,7 @@ Measured against ``basic`` (``bench/duel.py VARIANT --a LEVEL --b basic --seed 1
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 
 from bot.ai.base import register_level
 from bot.ai.hard import FAMILIES, HardPlayer
@@ -32,8 +33,6 @@ from bot.ai.hard.search import Context
 from bot.engine import Game, Kind
 
 LEVEL = "hard-sees-all"
-
-
 CALLS = frozenset({Kind.BID, Kind.PASS})
 
 
@@ -43,16 +42,25 @@ class TrueDealContext(Context):
 
     seen: str = "all"
 
-    def sample(self) -> Game:
+    @cached_property
+    def sees(self) -> bool:
+        """Whether this decision's worlds are the true deal."""
         calling = any(a.kind in CALLS for a in self.game.legal_actions(self.seat))
-        if self.seen == "all" or (self.seen == "calls") == calling:
-            return self.game.copy()
-        return super().sample()
+        return self.seen == "all" or (self.seen == "calls") == calling
+
+    def sample(self) -> Game:
+        return self.game.copy() if self.sees else super().sample()
+
+
+CONTEXTS: dict[str, type[TrueDealContext]] = {
+    seen: type(f"TrueDealContext_{seen}", (TrueDealContext,), {"seen": seen})
+    for seen in ("all", "calls", "play")
+}
+"""The search of each level: every card seen in all decisions, in calls only, in play only."""
 
 
 def _factory(family: str, seen: str) -> Callable[[int | None], HardPlayer]:
-    context = type(f"TrueDealContext_{seen}", (TrueDealContext,), {"seen": seen})
-    player = type(f"SeesAllPlayer_{seen}", (HardPlayer,), {"context_type": context})
+    player = type(f"SeesAllPlayer_{seen}", (HardPlayer,), {"context_type": CONTEXTS[seen]})
 
     def make(seed: int | None) -> HardPlayer:
         made: HardPlayer = player(seed, family=family)
@@ -65,6 +73,5 @@ def register() -> None:
     """Add the three levels to every family (the duel bench calls it; importing registers nothing,
     so that the tests importing this module still see the bot's own levels)."""
     for family in FAMILIES:
-        register_level(family, LEVEL, _factory(family, "all"))
-        register_level(family, f"{LEVEL}-calls", _factory(family, "calls"))
-        register_level(family, f"{LEVEL}-play", _factory(family, "play"))
+        for seen in CONTEXTS:
+            register_level(family, LEVEL if seen == "all" else f"{LEVEL}-{seen}", _factory(family, seen))

@@ -14,9 +14,8 @@ from bot.engine import Action, Game, Kind, new_game
 
 
 def _context(game: Game, seen: str) -> Context:
-    context_type = type(f"Ctx_{seen}", (oracle.TrueDealContext,), {"seen": seen})
     seat = game.to_act[0]
-    return context_type(
+    return oracle.CONTEXTS[seen](
         game,
         seat,
         game.view(seat),
