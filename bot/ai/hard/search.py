@@ -139,7 +139,9 @@ PRUNE_AFTER = 4
 stood alone after 4 to 10 worlds) did no better after 32, same 200 pairs (seed 1): 4-player pitch
 67.2% -> 66.2% of pairs, partnership pitch 66.5% -> 66.5%. Nor did the partnership auction after 16
 (every decision), same 160 pairs (seed 1): 85.0% -> 85.6% of pairs, +2.1 a deal [-4.5, +8.7] (10
-pairs changed, 6 its way), CPU p99 0.68 -> 0.69 s: within the noise, so not taken."""
+pairs changed, 6 its way), CPU p99 0.68 -> 0.69 s; seed 2, 87.2% -> 85.6%, +6.5 a deal [-1.0, +14.1]
+(16 changed, 7 its way), CPU p99 0.70 s either way: fewer pairs for more points, within the noise,
+so not taken."""
 PRUNE_Z = 2.5
 """How many standard errors below the leader (paired, world by world) drops a candidate."""
 
