@@ -73,7 +73,8 @@ changed went its way), CPU p99 0.72 -> 0.88 s a decision; fitted to the opponent
 (6 of 19 its way; ``basic``'s contracts made 79% instead of 75%), CPU p99 0.75 s. Nor by reading
 the opponents' plays alone (the partner is ``hard`` in the bench, whose plays the fast policy does
 not model; among four ``basic`` seats the true deal leaves 0.29 plays unexplained where sampled
-worlds leave 2.39, pinochle-4's 0.53 and 2.37), with (3, 99): same 160 pairs (seed 1), 85.0% ->
+worlds leave 2.39, pinochle-4's 0.53 and 2.37), with (3, 99): same 160 pairs (seed 1), 85.0% (the
+same code as the 85.6% above, run again: the clock ends some searches, so runs differ a little) ->
 80.3%, -4.9 a deal [-16.6, +6.8] (5 of 16 its way), CPU p99 0.68 -> 0.77 s."""
 _PLAYING = Phase.PLAY
 
