@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
 from bench import duel, oracle
-from bot.ai import base, levels, make_player
+from bot.ai import levels, make_player
 from bot.ai.hard.search import Clock, Context, Evaluator
 from bot.engine import Action, Game, Kind, new_game
 
@@ -57,14 +56,10 @@ def test_worlds_are_the_true_deal_only_where_the_level_sees(seen: str) -> None:
 
 
 @pytest.fixture
-def bench_levels() -> Iterator[None]:
-    """The bench's levels registered for this test only, so other tests see the bot's own levels."""
-    saved = {family: dict(found) for family, found in base._LEVELS.items()}
+def bench_levels() -> None:
+    """The bench's levels registered for this test (``conftest`` takes them away after it)."""
     duel.load_frozen_levels()
     oracle.register()
-    yield
-    base._LEVELS.clear()
-    base._LEVELS.update(saved)
 
 
 def test_the_duel_bench_seats_the_levels(bench_levels: None) -> None:

@@ -1,0 +1,19 @@
+"""The bench's entry points register bench-only levels (``bench.frozen``, ``bench.oracle``) in the
+bot's level registry as they start; each bench test gets the registry back as it found it, so the
+tests run after it see the bot's own levels whatever the order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot.ai import base
+
+
+@pytest.fixture(autouse=True)
+def bot_levels_restored() -> Iterator[None]:
+    saved = {family: dict(found) for family, found in base._LEVELS.items()}
+    yield
+    base._LEVELS.clear()
+    base._LEVELS.update(saved)
