@@ -3,7 +3,6 @@ the bot itself never imports the frozen copies."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,15 +14,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def frozen_level() -> Iterator[str]:
-    """Register the frozen level for this test only, so other tests see the bot's own levels."""
-    saved = {family: dict(levels) for family, levels in base._LEVELS.items()}
+def frozen_level() -> str:
+    """Register the frozen level for this test (``tests/conftest.py`` takes it away after it)."""
     from bench.frozen import basic_2026_11  # registers the level on first import
 
     basic_2026_11.register()
-    yield basic_2026_11.LEVEL
-    base._LEVELS.clear()
-    base._LEVELS.update(saved)
+    return basic_2026_11.LEVEL
 
 
 @pytest.mark.parametrize("variant", ["pitch", "pitch-10", "pinochle-4", "pinochle-2", "double-deck"])

@@ -57,7 +57,7 @@ def test_worlds_are_the_true_deal_only_where_the_level_sees(seen: str) -> None:
 
 @pytest.fixture
 def bench_levels() -> None:
-    """The bench's levels registered for this test (``conftest`` takes them away after it)."""
+    """The bench's levels registered for this test (``tests/conftest.py`` takes them away after it)."""
     duel.load_frozen_levels()
     oracle.register()
 

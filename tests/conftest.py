@@ -1,6 +1,6 @@
-"""The bench's entry points register bench-only levels (``bench.frozen``, ``bench.oracle``) in the
-bot's level registry as they start; each bench test gets the registry back as it found it, so the
-tests run after it see the bot's own levels whatever the order."""
+"""Every test gets the bot's level registry back as it found it: the bench's entry points and some
+tests register bench-only levels (``bench.frozen``, ``bench.oracle``), and the tests run after them
+must see the bot's own levels whatever the order."""
 
 from __future__ import annotations
 
