@@ -160,14 +160,14 @@ class PitchWorth:
     (base 69.2%, +0.9 a deal): in every decision (``pitch_fit``'s swaps weighing them too), 65.0%, -0.24 a
     deal [-0.43, -0.05] (20 of 49 changed pairs its way), CPU p99 0.41 -> 0.59 s; with the pitcher's first
     lead read too, 63.5%, -0.23 [-0.44, -0.03]; in the calls and the pitch alone, 66.0%, -0.19 [-0.34,
-    -0.04] (contracts made 84.5% instead of 87.1%, and the same seat often named another trump); in the
-    pitch alone, 67.0%, -0.10 [-0.19, -0.01]; in card play's choice of world alone, 69.0%, -0.04 [-0.16,
-    +0.09]. 4-player pitch (base 67.2%, +0.3), card play alone: 64.5%, -0.01 [-0.07, +0.05] (14 of 37). So
-    the calls and the pitch did better in worlds the calls bound only loosely (why is not known), and card
-    play gained nothing. Yet no bounds at all (plain worlds in the calls and the pitch) was no better
-    either, same 200 pairs: 4-player pitch, seed 1, 67.2% -> 69.2%, +0.04 a deal [-0.01, +0.08] (10 of 15
-    its way), then seed 2, 62.7% -> 62.7%, +0.01 [-0.04, +0.05] (6 of 14); partnership pitch, seed 1,
-    69.2% -> 65.8%, -0.14 [-0.32, +0.04] (17 of 44)."""
+    -0.04] (contracts made 84.5% instead of 87.1%, and in 15 of the 400 plays the same seat named another
+    trump); in the pitch alone, 67.0%, -0.10 [-0.19, -0.01]; in card play's choice of world alone, 69.0%,
+    -0.04 [-0.16, +0.09]. 4-player pitch (base 67.2%, +0.3), card play alone: 64.5%, -0.01 [-0.07, +0.05]
+    (14 of 37). So the calls and the pitch did better in worlds the calls bound only loosely (why is not
+    known), and card play gained nothing. Yet no bounds at all (plain worlds in the calls and the pitch)
+    was no better either, same 200 pairs: 4-player pitch, seed 1, 67.2% -> 69.2%, +0.04 a deal [-0.01,
+    +0.08] (10 of 15 its way), then seed 2, 62.7% -> 62.7%, +0.01 [-0.04, +0.05] (6 of 14); partnership
+    pitch, seed 1, 69.2% -> 65.8%, -0.14 [-0.32, +0.04] (17 of 44)."""
 
     def __call__(self, hand: list[Card]) -> float:
         best = 0.0
