@@ -153,21 +153,22 @@ class PitchWorth:
 
     Only rough: in the first trick of deals among four ``basic`` seats, the worlds kept fit the opponents'
     calls (the call ``basic`` would make with the world's hand, seat by seat) hardly better than plain
-    samples: 0.76 calls a position not made as seen where plain samples leave 0.74 (4-player), 0.49 where
-    they leave 0.56 (partnership); the true deal leaves none. Worlds that read each opponent's call with
-    ``basic``'s own bidding (best of ``TRIES``, a call not made counted as ``MISREAD``; down to 0.33 and
-    0.06) measured no better, same 200 pairs (seed 1) against the same code without it. Partnership pitch
-    (base 69.2%, +0.9 a deal): in every decision (``pitch_fit``'s swaps weighing them too), 65.0%, -0.24 a
-    deal [-0.43, -0.05] (20 of 49 changed pairs its way), CPU p99 0.41 -> 0.59 s; with the pitcher's first
-    lead read too, 63.5%, -0.23 [-0.44, -0.03]; in the calls and the pitch alone, 66.0%, -0.19 [-0.34,
-    -0.04] (contracts made 84.5% instead of 87.1%, and in 15 of the 400 plays the same seat named another
-    trump); in the pitch alone, 67.0%, -0.10 [-0.19, -0.01]; in card play's choice of world alone, 69.0%,
-    -0.04 [-0.16, +0.09]. 4-player pitch (base 67.2%, +0.3), card play alone: 64.5%, -0.01 [-0.07, +0.05]
-    (14 of 37). So the calls and the pitch did better in worlds the calls bound only loosely (why is not
-    known), and card play gained nothing. Yet no bounds at all (plain worlds in the calls and the pitch)
-    was no better either, same 200 pairs: 4-player pitch, seed 1, 67.2% -> 69.2%, +0.04 a deal [-0.01,
-    +0.08] (10 of 15 its way), then seed 2, 62.7% -> 62.7%, +0.01 [-0.04, +0.05] (6 of 14); partnership
-    pitch, seed 1, 69.2% -> 65.8%, -0.14 [-0.32, +0.04] (17 of 44)."""
+    samples. Per position, the opponents' calls that ``basic`` would not have made with the world's hands:
+    0.76 in the worlds kept and 0.74 in plain samples (4-player), 0.49 and 0.56 (partnership); none in the
+    true deal. Worlds that read each opponent's call with ``basic``'s own bidding (best of ``TRIES``, a
+    call not made counted as ``MISREAD``; down to 0.33 and 0.06) measured no better, same 200 pairs (seed
+    1) against the same code without it. Partnership pitch (base 69.2%, +0.9 a deal): in every decision
+    (``pitch_fit``'s swaps weighing them too), 65.0%, -0.24 a deal [-0.43, -0.05] (20 of 49 changed pairs
+    its way), CPU p99 0.41 -> 0.59 s; with the pitcher's first lead read too, 63.5%, -0.23 [-0.44, -0.03];
+    in the calls and the pitch alone, 66.0%, -0.19 [-0.34, -0.04] (contracts made 84.5% instead of 87.1%,
+    and in 15 of the 400 plays the same seat named another trump); in the pitch alone, 67.0%, -0.10
+    [-0.19, -0.01]; in card play's choice of world alone, 69.0%, -0.04 [-0.16, +0.09]. 4-player pitch
+    (base 67.2%, +0.3), card play alone: 64.5%, -0.01 [-0.07, +0.05] (14 of 37). So the calls and the
+    pitch did better in worlds the calls bound only loosely (why is not known), and card play gained
+    nothing. Yet no bounds at all (plain worlds in the calls and the pitch) was no better either, same 200
+    pairs: 4-player pitch, seed 1, 67.2% -> 69.2%, +0.04 a deal [-0.01, +0.08] (10 of 15 its way), then
+    seed 2, 62.7% -> 62.7%, +0.01 [-0.04, +0.05] (6 of 14); partnership pitch, seed 1, 69.2% -> 65.8%,
+    -0.14 [-0.32, +0.04] (17 of 44)."""
 
     def __call__(self, hand: list[Card]) -> float:
         best = 0.0
