@@ -357,51 +357,10 @@ class DoubleDeckPlayer:
         if view.get("trick"):
             tricks.append(view["trick"])
         for plays in tricks:
-            win = card(plays[0]["card"])
-            led = win.suit
-            unseen[win] -= 1
-            for p in plays[1:]:
-                c = card(p["card"])
-                unseen[c] -= 1
-                s = p["seat"]
-                trumped = win.suit is trump and led is not trump
-                if c.suit is not led:
-                    voids[s].add(led)
-                    if c.suit is not trump:
-                        voids[s].add(trump)
-                    elif trumped and not beats(c, win, trump):  # could not over-trump
-                        ceiling[s][trump] = min(ceiling[s].get(trump, 99), STRENGTH[win])
-                elif not trumped and not beats(c, win, trump):  # could not head
-                    ceiling[s][led] = min(ceiling[s].get(led, 99), STRENGTH[win])
-                if beats(c, win, trump):
-                    win = c
+            trick = [(p["seat"], card(p["card"])) for p in plays]
+            unseen.subtract(c for _, c in trick)
+            note_trick(trick, trump, voids, ceiling)
         return Knowledge(trump, unseen, voids, ceiling)
-
-    def could_beat(self, c: Card, led: Suit, seats: list[int], know: Knowledge) -> bool:
-        """Whether one of ``seats`` (playing after me) may beat ``c`` winning the trick."""
-        trump, unseen, voids, ceiling = know
-        left_in_led = sum(n for o, n in unseen.items() if n > 0 and o.suit is led)
-        for s in seats:
-            if c.suit is led and led not in voids[s]:
-                cap = ceiling[s].get(led, 99)
-                if any(
-                    n > 0 and o.suit is led and STRENGTH[c] < STRENGTH[o] < cap for o, n in unseen.items()
-                ):
-                    return True
-            if led is trump or trump in voids[s]:
-                continue
-            if led not in voids[s] and left_in_led > 2 * len(seats):
-                continue  # most likely able to follow suit
-            cap = ceiling[s].get(trump, 99)
-            for o, n in unseen.items():
-                if (
-                    n > 0
-                    and o.suit is trump
-                    and STRENGTH[o] < cap
-                    and (c.suit is not trump or beats(o, c, trump))
-                ):
-                    return True
-        return False
 
     def pick_card(self, view: dict[str, Any], playable: list[Card]) -> Card:
         if len(playable) == 1:
@@ -409,90 +368,156 @@ class DoubleDeckPlayer:
         hand = cards(view["hand"])
         trump = Suit.parse(view["trump"])
         seat = view["seat"]
-        mine = side_of(view, seat)
-        know = self.knowledge(view, hand, trump)
-        trick = [(p["seat"], card(p["card"])) for p in view["trick"]]
-        if not trick:
-            return self.lead(view, hand, playable, know)
-        led = trick[0][1].suit
-        win_seat, win = trick[0]
-        for s, c in trick[1:]:
-            if beats(c, win, trump):
-                win_seat, win = s, c
-        later = [(seat + k) % 4 for k in range(1, 4 - len(trick))]
-        opponents_later = [s for s in later if side_of(view, s) != mine]
-        at_stake = sum(points(c) for _, c in trick)
-        if side_of(view, win_seat) == mine and not self.could_beat(win, led, opponents_later, know):
-            # Ours: give a counter (keeping aces and trumps when another card will do).
-            return max(
-                playable, key=lambda c: (points(c) - (0.6 if c.rank is Rank.ACE else 0), c.suit is not trump)
-            )
-        winners = [c for c in playable if beats(c, win, trump)]
-        safe = [c for c in winners if not self.could_beat(c, led, opponents_later, know)]
-        if safe and (
-            at_stake or not opponents_later or any(points(c) for c in safe) or len(safe) == len(playable)
-        ):
-            # The cheapest card that wins; the last to play banks a plain counter if it can.
-            return min(
-                safe,
-                key=lambda c: (
-                    c.suit is trump,
-                    -points(c) if not opponents_later and c.suit is not trump else 0,
-                    STRENGTH[c],
-                ),
-            )
-        return min(playable, key=lambda c: (points(c), c.suit is trump, STRENGTH[c]))
-
-    def lead(self, view: dict[str, Any], hand: list[Card], playable: list[Card], know: Knowledge) -> Card:
-        seat = view["seat"]
-        partner = (seat + 2) % 4
-        opponents = [(seat + 1) % 4, (seat + 3) % 4]
-        bidder = view.get("bidder")
-        bidding_side = bidder is not None and side_of(view, bidder) == side_of(view, seat)
-        trump, unseen, voids, _ = know
-        trumps = [c for c in playable if c.suit is trump]
-        trumps_out = sum(n for o, n in unseen.items() if n > 0 and o.suit is trump)
-        opponents_trump = trumps_out > 0 and any(trump not in voids[o] for o in opponents)
-        # Draw trumps when the bidding side is long in them: with the ace, or else a low trump the
-        # opponents must head (crawl), spending their high trumps before they can ruff my aces.
-        held = sum(1 for c in hand if c.suit is trump)  # ``playable`` lists each card once
-        if bidding_side and opponents_trump and held >= 5:
-            top = max(trumps, key=STRENGTH.__getitem__)
-            if not any(n > 0 and o.suit is trump and STRENGTH[o] > STRENGTH[top] for o, n in unseen.items()):
-                return top  # the ace, or the highest left once the aces are gone
-            if held >= LONG_TRUMPS:
-                return min(trumps, key=lambda c: (points(c), STRENGTH[c]))
-
-        def exposed(c: Card) -> bool:  # an opponent known to be out of its suit may trump it
-            return c.suit is not trump and any(
-                c.suit in voids[o] and trump not in voids[o] for o in opponents
-            )
-
-        # Cards the opponents cannot beat (plain aces, mostly), richest first.
-        sure = [
-            c for c in playable if c.suit is not trump and not self.could_beat(c, c.suit, opponents, know)
-        ]
-        if sure:
-            return max(sure, key=lambda c: (points(c), STRENGTH[c]))
-        # A suit my partner can trump and the opponents cannot.
-        if trump not in voids[partner]:
-            for c in sorted(playable, key=lambda c: (points(c), STRENGTH[c])):
-                if (
-                    c.suit is not trump
-                    and c.suit in voids[partner]
-                    and all(c.suit not in voids[o] for o in opponents)
-                ):
-                    return c
-        # Never a counter into a known void while anything else will do.
-        plain = [c for c in playable if c.suit is not trump] or playable
-        lengths = Counter(c.suit for c in hand)
-        if all(points(c) and exposed(c) for c in plain):  # a queen or jack of trump gives nothing away
-            low_trumps = [c for c in trumps if not points(c)]
-            if low_trumps:
-                return min(low_trumps, key=STRENGTH.__getitem__)
-        return min(
-            plain, key=lambda c: (points(c) > 0 and exposed(c), points(c), STRENGTH[c], -lengths[c.suit])
+        at = AtTable(
+            hand,
+            seat,
+            [(p["seat"], card(p["card"])) for p in view["trick"]],
+            tuple(side_of(view, s) for s in range(4)),
+            view.get("bidder"),
         )
+        return play_from(at, self.knowledge(view, hand, trump), playable)
+
+
+class AtTable(NamedTuple):
+    """What card play reads besides the card count: the seat's hand, its seat, the trick in play
+    as (seat, card) plays, each seat's side and the bidder (None before there is one)."""
+
+    hand: list[Card]
+    seat: int
+    trick: list[tuple[int, Card]]
+    sides: tuple[int, ...]
+    bidder: int | None
+
+
+def note_trick(
+    trick: list[tuple[int, Card]], trump: Suit, voids: list[set[Suit]], ceiling: list[dict[Suit, int]]
+) -> None:
+    """Add what one trick's plays (complete or not) show to ``voids`` and ``ceiling``: a seat off the
+    led suit is void in it (and in trump unless it trumped); a seat that could not head the trick
+    (or over-trump it) holds nothing stronger."""
+    win = trick[0][1]
+    led = win.suit
+    for s, c in trick[1:]:
+        trumped = win.suit is trump and led is not trump
+        if c.suit is not led:
+            voids[s].add(led)
+            if c.suit is not trump:
+                voids[s].add(trump)
+            elif trumped and not beats(c, win, trump):  # could not over-trump
+                ceiling[s][trump] = min(ceiling[s].get(trump, 99), STRENGTH[win])
+        elif not trumped and not beats(c, win, trump):  # could not head
+            ceiling[s][led] = min(ceiling[s].get(led, 99), STRENGTH[win])
+        if beats(c, win, trump):
+            win = c
+
+
+def could_beat(c: Card, led: Suit, seats: list[int], know: Knowledge) -> bool:
+    """Whether one of ``seats`` (playing after me) may beat ``c`` winning the trick."""
+    trump, unseen, voids, ceiling = know
+    left_in_led = sum(n for o, n in unseen.items() if n > 0 and o.suit is led)
+    for s in seats:
+        if c.suit is led and led not in voids[s]:
+            cap = ceiling[s].get(led, 99)
+            if any(n > 0 and o.suit is led and STRENGTH[c] < STRENGTH[o] < cap for o, n in unseen.items()):
+                return True
+        if led is trump or trump in voids[s]:
+            continue
+        if led not in voids[s] and left_in_led > 2 * len(seats):
+            continue  # most likely able to follow suit
+        cap = ceiling[s].get(trump, 99)
+        for o, n in unseen.items():
+            if (
+                n > 0
+                and o.suit is trump
+                and STRENGTH[o] < cap
+                and (c.suit is not trump or beats(o, c, trump))
+            ):
+                return True
+    return False
+
+
+def play_from(at: AtTable, know: Knowledge, playable: list[Card]) -> Card:
+    """``basic``'s card of ``playable`` (the legal ones, two or more) for the seat ``at`` the table,
+    from the card count ``know``. Pure, so the search's rollouts play it from a sampled world."""
+    trump = know.trump
+    seat, trick, sides = at.seat, at.trick, at.sides
+    mine = sides[seat]
+    if not trick:
+        return lead_from(at, know, playable)
+    led = trick[0][1].suit
+    win_seat, win = trick[0]
+    for s, c in trick[1:]:
+        if beats(c, win, trump):
+            win_seat, win = s, c
+    later = [(seat + k) % 4 for k in range(1, 4 - len(trick))]
+    opponents_later = [s for s in later if sides[s] != mine]
+    at_stake = sum(points(c) for _, c in trick)
+    if sides[win_seat] == mine and not could_beat(win, led, opponents_later, know):
+        # Ours: give a counter (keeping aces and trumps when another card will do).
+        return max(
+            playable, key=lambda c: (points(c) - (0.6 if c.rank is Rank.ACE else 0), c.suit is not trump)
+        )
+    winners = [c for c in playable if beats(c, win, trump)]
+    safe = [c for c in winners if not could_beat(c, led, opponents_later, know)]
+    if safe and (
+        at_stake or not opponents_later or any(points(c) for c in safe) or len(safe) == len(playable)
+    ):
+        # The cheapest card that wins; the last to play banks a plain counter if it can.
+        return min(
+            safe,
+            key=lambda c: (
+                c.suit is trump,
+                -points(c) if not opponents_later and c.suit is not trump else 0,
+                STRENGTH[c],
+            ),
+        )
+    return min(playable, key=lambda c: (points(c), c.suit is trump, STRENGTH[c]))
+
+
+def lead_from(at: AtTable, know: Knowledge, playable: list[Card]) -> Card:
+    """``play_from``'s lead."""
+    seat, hand, sides = at.seat, at.hand, at.sides
+    partner = (seat + 2) % 4
+    opponents = [(seat + 1) % 4, (seat + 3) % 4]
+    bidding_side = at.bidder is not None and sides[at.bidder] == sides[seat]
+    trump, unseen, voids, _ = know
+    trumps = [c for c in playable if c.suit is trump]
+    trumps_out = sum(n for o, n in unseen.items() if n > 0 and o.suit is trump)
+    opponents_trump = trumps_out > 0 and any(trump not in voids[o] for o in opponents)
+    # Draw trumps when the bidding side is long in them: with the ace, or else a low trump the
+    # opponents must head (crawl), spending their high trumps before they can ruff my aces.
+    held = sum(1 for c in hand if c.suit is trump)  # ``playable`` lists each card once
+    if bidding_side and opponents_trump and held >= 5:
+        top = max(trumps, key=STRENGTH.__getitem__)
+        if not any(n > 0 and o.suit is trump and STRENGTH[o] > STRENGTH[top] for o, n in unseen.items()):
+            return top  # the ace, or the highest left once the aces are gone
+        if held >= LONG_TRUMPS:
+            return min(trumps, key=lambda c: (points(c), STRENGTH[c]))
+
+    def exposed(c: Card) -> bool:  # an opponent known to be out of its suit may trump it
+        return c.suit is not trump and any(c.suit in voids[o] and trump not in voids[o] for o in opponents)
+
+    # Cards the opponents cannot beat (plain aces, mostly), richest first.
+    sure = [c for c in playable if c.suit is not trump and not could_beat(c, c.suit, opponents, know)]
+    if sure:
+        return max(sure, key=lambda c: (points(c), STRENGTH[c]))
+    # A suit my partner can trump and the opponents cannot.
+    if trump not in voids[partner]:
+        for c in sorted(playable, key=lambda c: (points(c), STRENGTH[c])):
+            if (
+                c.suit is not trump
+                and c.suit in voids[partner]
+                and all(c.suit not in voids[o] for o in opponents)
+            ):
+                return c
+    # Never a counter into a known void while anything else will do.
+    plain = [c for c in playable if c.suit is not trump] or playable
+    lengths = Counter(c.suit for c in hand)
+    if all(points(c) and exposed(c) for c in plain):  # a queen or jack of trump gives nothing away
+        low_trumps = [c for c in trumps if not points(c)]
+        if low_trumps:
+            return min(low_trumps, key=STRENGTH.__getitem__)
+    return min(plain, key=lambda c: (points(c) > 0 and exposed(c), points(c), STRENGTH[c], -lengths[c.suit]))
 
 
 register_level("double-deck", "basic", DoubleDeckPlayer)
