@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from bot.ai import decide, make_player
 from bot.ai.hard import HardPlayer
 from bot.ai.hard.inference import HandWorth, sample_fitting
 from bot.ai.hard.policy import RolloutPolicy
@@ -47,10 +48,30 @@ def test_auction_worlds_fit_a_partners_big_bid() -> None:
 
 
 def test_rollouts_take_a_trick_with_a_counter_in_it_by_a_sure_winner() -> None:
-    # Double-deck counts one point a counter (pinochle ten), and the rollout policy's thresholds
-    # were pinochle's: with "four points at stake" it waited for a trick of four counters, so here
-    # it played the 10♠ (beaten by the A♠ still out) instead of taking the K♠ with its own A♠.
+    # Double-deck counts one point a counter (pinochle ten): rollouts that reckoned in pinochle's
+    # points waited for a trick of four counters, so here they played the 10♠ (beaten by the A♠
+    # still out) instead of taking the K♠ with their own A♠.
     game = position({0: "KS QC JC", 1: "AS 10S JD", 2: "AS QS QD", 3: "JS JS KD"}, (0, "play KS"))
     legal = game.legal_actions(1)
     assert sorted(str(a) for a in legal) == ["play 10S", "play AS"]
     assert str(RolloutPolicy("double-deck")(game, 1, legal)) == "play AS"
+
+
+def test_rollouts_play_basics_own_card_play() -> None:
+    # The rollouts model the other seats as ``basic`` (``policy.DoubleDeckPlay``): from the real
+    # deal, every card ``basic`` plays is the card the rollout policy plays in its place.
+    compared = 0
+    for seed in range(3):
+        game = new_game("double-deck", seed=seed, options={"match": "deal"})
+        players = [make_player("double-deck", "basic", seed=s) for s in range(4)]
+        policy = RolloutPolicy("double-deck")
+        while game.outcome is None and game.deal_no == 1:
+            seat = game.to_act[0]
+            legal = game.legal_actions(seat)
+            action = decide(players[seat], game, seat)
+            plays = [a for a in legal if a.kind is Kind.PLAY]
+            if action.kind is Kind.PLAY and len(plays) > 1:
+                assert policy(game.copy(), seat, legal) == action
+                compared += 1
+            game.apply(seat, action)
+    assert compared > 100

@@ -76,13 +76,13 @@ def test_searched_worlds_explain_more_of_the_play_than_plain_samples() -> None:
     assert fitted < plain / 2
 
 
-PINOCHLE_VARIANTS = ["pinochle-4", "pinochle-4-auction", "double-deck", "pinochle-3"]
+PINOCHLE_VARIANTS = ["pinochle-4", "pinochle-4-auction", "pinochle-3"]
 
 
 def policy_positions(variant: str, seeds: range) -> Iterator[tuple[PinochleGame, int]]:
     """Every card-play position after the first trick of the first deal of ``variant`` with every
     seat playing the fast policy: (the real game, the seat to act)."""
-    policy = RolloutPolicy("double-deck" if variant == "double-deck" else "pinochle")
+    policy = RolloutPolicy("pinochle")
     for seed in seeds:
         game = new_game(variant, seed=seed)
         assert isinstance(game, PinochleGame)

@@ -52,7 +52,9 @@ deal, CPU p99 0.46 s a decision; the auction's card play too (``ENDING_CARDS``).
 worlds took 58.5% of 100 pairs where 12 took 48.5% (CPU p99 0.25 s); once its rollouts counted
 double-deck's counters (``policy._TEN``), 160 worlds took 62.2% of 500 pairs (seeds 1-3) and +7.6 a
 deal where 64 took 59.6% and +6.3 (CPU p99 0.47 s, at most 0.94 s); its card play alone (bidding as
-``basic``), 67.5% of 200 pairs (seeds 1-2) where 64 worlds took 59.2%. Two-hand's stock order is a
+``basic``), 67.5% of 200 pairs (seeds 1-2) where 64 worlds took 59.2%. (Those rollouts played this
+package's pinochle card play; they now play ``basic``'s, ``policy.DoubleDeckPlay``, and the budget's
+clock ends the first searches of a deal before the caps.) Two-hand's stock order is a
 guess in every world, and a two-seat deal is cheap to play out (CPU p99 about 0.4 s a decision at
 its caps). Three-hand has up to 18 cards to choose from, and keeps ``basic``'s move unless the
 search finds a better one (``BASIC_LEAN``), which takes enough worlds to tell: 64 worlds (600
