@@ -135,7 +135,7 @@ class DoubleDeckPlay:
             voids = [set(v) for v in voids]
             ceiling = [dict(c) for c in ceiling]
             note_trick(trick, trump, voids, ceiling)
-        at = AtTable(hands[seat], seat, trick, tuple(world.side_of), world.bidder)
+        at = AtTable(hands[seat], seat, trick, world.side_of, world.bidder)
         know = Knowledge(trump, unseen, voids, ceiling)
         return _action(legal, play_from(at, know, [a.cards[0] for a in legal]))
 
