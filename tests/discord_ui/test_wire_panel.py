@@ -18,6 +18,7 @@ import pytest
 
 from bot.app import TrickNightBot
 from bot.config import Settings
+from bot.discord_ui.pictures import hand_picture
 from bot.tables import Table
 from tests.discord_ui.fake_discord import FakeDiscord, RecordedRequest
 from tests.discord_ui.helpers import view_timeout_tasks
@@ -71,9 +72,32 @@ class Player:
         await self.fake.dispatch("INTERACTION_CREATE", payload)
         answer = await self.fake.wait_for_request("POST", rf"^/interactions/{payload['id']}/", since=mark)
         if answer.json["type"] in (4, 7) and "Your hand" in str(answer.json):
-            # The hand picture follows the answer, in an edit of the panel (Alice wants pictures).
-            await self.fake.wait_for_request("PATCH", rf"^/webhooks/\d+/{payload['token']}/", since=mark)
+            # The hand picture follows the answer, in an edit of the panel (Alice wants pictures),
+            # or in the edit that brings the turn back to her. The bot paces the table's messages
+            # (five a channel in five seconds), so the turn's edit may be seconds away.
+            await self.handled(custom_id)
+
+            webhook = f"/{payload['token']}/"
+
+            def edited() -> bool:
+                return any(r.method == "PATCH" and webhook in r.path for r in self.fake.requests[mark:])
+
+            if not edited():
+                await self.my_turn()
+            if not edited():  # nothing was due: the panel shows this moment and its picture already
+                panel = self.bot.publisher.panels.live(self.table.id, 0)
+                game = self.table.game
+                assert panel is not None and game is not None and panel.version == self.table.version
+                assert panel.picture == await hand_picture(game.view(0), 0, four_colour=False)
         return answer
+
+    @staticmethod
+    async def handled(custom_id: str) -> None:
+        """Wait until the bot has finished with a click on ``custom_id`` that it has answered: its
+        follow-up too (discord.py runs each component's callback in a task named after its id)."""
+        running = [t for t in asyncio.all_tasks() if t.get_name().endswith(f"-{custom_id}")]
+        if running:
+            await asyncio.wait(running, timeout=5.0)
 
     async def open_panel(self, message: dict[str, Any]) -> None:
         answer = await self.click(f"tn:hand:{self.table.id}", message)
