@@ -73,8 +73,8 @@ class Player:
         answer = await self.fake.wait_for_request("POST", rf"^/interactions/{payload['id']}/", since=mark)
         if answer.json["type"] in (4, 7) and "Your hand" in str(answer.json):
             # The hand picture follows the answer, in an edit of the panel (Alice wants pictures),
-            # or in the edit that brings the turn back to her. The bot paces the table's messages
-            # (five a channel in five seconds), so the turn's edit may be seconds away.
+            # or in the edit that brings the turn back to her; or in none, when she acts again at
+            # once and her hand looks as it did (she played a 9♠, won the trick, drew the other).
             await self.handled(custom_id)
 
             webhook = f"/{payload['token']}/"
