@@ -102,10 +102,10 @@ def ladder_bid(ctx: Context, bids: list[Action], pass_action: Action) -> tuple[A
     made 77%); -5, -5.3 [-11.7, +1.1] (51, made 94%). Once the rollouts played ``basic``'s own card
     play (``policy.DoubleDeckPlay``), +10 again, same 100 pairs (seed 1, 1 s budget): 70.0% -> 69.0%
     of pairs, -10.5 a deal [-19.8, -1.2] (123 contracts taken instead of 74, made 82% instead of
-    96%). In the partnership auction (whose ``hard`` made
-    95% of the 149 contracts it took in 320 deals, ``basic`` 75% of 171), same 160 pairs (seed 1,
-    85.6% of them won): +15, 80.3% and -12.6 a deal [-31.3, +6.1] (175 taken, made 89%); -10, 79.7%
-    and -10.3 [-25.1, +4.5] (128 taken, made 98%)."""
+    96%). In the partnership auction (whose ``hard`` made 95% of the 149 contracts it took in 320
+    deals, ``basic`` 75% of 171), same 160 pairs (seed 1, 85.6% of them won): +15, 80.3% and -12.6 a
+    deal [-31.3, +6.1] (175 taken, made 89%); -10, 79.7% and -10.3 [-25.1, +4.5] (128 taken, made
+    98%)."""
     by_suit: dict[Suit | None, list[Contract]] = {}
     passing: list[float] = []
     chips = ctx.view.get("chip_table")
