@@ -84,7 +84,10 @@ before, once dropped after a few worlds, the search's own choice stood. Same dea
 +0.41] (of the 11 pairs whose result changed, 7 went its way). Pitch, where the search's rollouts
 play ``basic``'s own card play, measured worse with a lean of 0.2 points, same 200 pairs (seed 1):
 4-player 67.2% -> 64.2% of pairs, -0.02 a deal [-0.09, +0.04] (85 pairs tied instead of 73);
-partnership 66.5% -> 65.2%, -0.04 [-0.17, +0.09]."""
+partnership 66.5% -> 65.2%, -0.04 [-0.17, +0.09]. Nor did a lean help where the search's own
+rollouts are noisy: double-deck, 1.0 point, same 100 pairs (seed 1), 70.0% -> 70.5% of pairs, -1.2 a
+deal [-5.1, +2.7] (21 pairs changed, 11 its way); partnership auction, 5 points, same 160 pairs (seed
+1), 85.0% -> 82.5%, -1.2 a deal [-11.8, +9.4] (29 changed, 12 its way)."""
 
 
 @dataclass(frozen=True)
