@@ -35,9 +35,10 @@ STEPPING = frozenset({"pinochle-4-auction"})
 it takes whatever the bid, so a jump only adds to the risk of a set (the rollouts' estimate of a
 hand is optimistic: with the 85%-safe jumps hard bid 247 on average against basic's 206 on the same
 cards and made 83%; stepping, 213 and 93%, and +52 points a deal against basic instead of +13 over
-the same 200 pairs). Double-deck measured no better stepping (its ``hard`` took about as many contracts,
-71-74 of 200, and made 96-99% of them), same 100 pairs: seed 1, 70.0% -> 70.5% of pairs, -1.4 a deal
-[-6.8, +4.0] (35 pairs changed, 17 its way); seed 2, 67.5% -> 65.5%, -1.5 [-6.0, +3.0] (11 of 25)."""
+the same 200 pairs). Double-deck measured no better stepping (its ``hard`` took about as many
+contracts, 71-74 of 200, and made 96-99% of them), same 100 pairs: seed 1, 70.0% -> 70.5% of pairs,
+-1.4 a deal [-6.8, +4.0] (35 pairs changed, 17 its way); seed 2, 67.5% -> 65.5%, -1.5 [-6.0, +3.0]
+(25 changed, 11 its way)."""
 CONTRACT_STEPS = 400
 """Actions a forced auction may take at most (a safety net)."""
 PARTNERS_CALL = frozenset({"pitch"})
