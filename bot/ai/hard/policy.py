@@ -107,7 +107,8 @@ class DoubleDeckPlay:
     (17 of the 30 pairs whose result changed went its way); seed 2, 64.0% -> 67.5%, +2.5 [-1.9, +6.9]
     (14 of 24); seed 3, 68.0% -> 64.5%, +2.9 [-1.9, +7.8] (12 of 28). All 300: 66.7% -> 67.7% of
     pairs, +2.0 a deal [-1.0, +5.0]: within the noise, but the margin rose with every seed. CPU p99
-    0.57 -> 0.96 s a decision (the budget's clock ends the early searches).
+    0.57 -> 0.96 s a decision (the budget's clock ends the early searches). Over 500 pairs (seed 1,
+    two jobs): 69.1% [64.9, 73.0] of pairs, +11.7 a deal [+9.1, +14.4], CPU p99 0.90 s, at most 0.97.
     Seeing every card in card play with these rollouts (``bench.oracle``'s ``hard-sees-all-play``)
     won 81.0% of the seed-1 pairs, so the hidden cards cost about ten points of it. Reading the
     play with this model (``pinochle_misreads``' way, best of 3 worlds, every trick read: the true
