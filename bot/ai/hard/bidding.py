@@ -332,7 +332,10 @@ edge measured no better, same 200 pairs (seed 1): 3.0, 68.2% -> 68.5% of pairs, 
 as ``hard`` then bid like ``basic`` more often)."""
 
 TRUMPS_TRIED = 2
-"""Trump suits the declarer rollouts try (the longest in the hand)."""
+"""Trump suits the declarer rollouts try (the longest in the hand). Double-deck measured level with
+one or three, same 100 pairs (seed 1, 70.0% of them and +12.7 a deal with two): one, 70.5% and -0.3
+a deal [-2.8, +2.2] (9 pairs changed, 5 its way); three, 72.0% and -0.4 [-1.6, +0.8] (5 changed, 4
+its way), CPU p99 0.96 s."""
 
 
 def declarer_results(world: Game, seat: int, policy: Policy) -> dict[Suit | None, Contract]:
