@@ -333,9 +333,9 @@ as ``hard`` then bid like ``basic`` more often)."""
 
 TRUMPS_TRIED = 2
 """Trump suits the declarer rollouts try (the longest in the hand). Double-deck measured level with
-one or three, same 100 pairs (seed 1, 70.0% of them and +12.7 a deal with two): one, 70.5% and -0.3
-a deal [-2.8, +2.2] (9 pairs changed, 5 its way); three, 72.0% and -0.4 [-1.6, +0.8] (5 changed, 4
-its way), CPU p99 0.96 s."""
+one or three, same 100 pairs (seed 1, 70.0% of them and +12.7 a deal with two, CPU p99 0.96 s a
+decision): one, 70.5% and -0.3 a deal [-2.8, +2.2] (9 pairs changed, 5 its way), CPU p99 0.93 s;
+three, 72.0% and -0.4 [-1.6, +0.8] (5 changed, 4 its way), CPU p99 0.96 s."""
 
 
 def declarer_results(world: Game, seat: int, policy: Policy) -> dict[Suit | None, Contract]:
