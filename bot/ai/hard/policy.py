@@ -256,7 +256,8 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     to play holds a higher one of the suit or, void in it, a trump that beats it: the double-dummy
     way of classic determinized search) measured no better, same deals against the same code
     without: partnership auction, 160 pairs (seed 1), 85.0% -> 84.1% of pairs, -3.3 a deal [-20.7,
-    +14.1] (of the 32 pairs whose result changed, 15 went its way), CPU p99 0.68 -> 0.87 s;
+    +14.1] (of the 32 pairs whose result changed, 15 went its way), CPU p99 0.68 -> 0.87 s (run
+    beside another duel, so the rise is partly the machine's);
     three-hand, 200 pairs (seed 1), 68.2% -> 66.8%, +0.20 chips a deal [-0.32, +0.72] (10 of 25).
     Double-deck's ``basic`` card play judged so (``double_deck.could_beat`` by the world's hands):
     100 pairs (seed 1), 70.0% -> 64.5%, +0.03 a deal [-4.74, +4.80] (10 of 28)."""
