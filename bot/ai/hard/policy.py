@@ -113,7 +113,9 @@ class DoubleDeckPlay:
     won 81.0% of the seed-1 pairs, so the hidden cards cost about ten points of it. Reading the
     play with this model (``pinochle_misreads``' way, best of 3 worlds, every trick read: the true
     deal leaves 0 plays unexplained, sampled worlds 3.5) measured worse, seed 1: 71.0% -> 70.5%,
-    -3.5 a deal [-7.2, +0.2] (10 of 22 its way)."""
+    -3.5 a deal [-7.2, +0.2] (10 of 22 its way). Nor did judging a card by the world's hands
+    (``double_deck.could_beat`` answered from who holds what, the double-dummy way; see
+    ``pinochle_play``), same 100 pairs (seed 1): 70.0% -> 64.5%, +0.03 a deal [-4.74, +4.80] (10 of 28)."""
 
     def __init__(self) -> None:
         # (the world's list of tricks, how many of them were read, the voids and ceilings they
@@ -257,10 +259,9 @@ def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action
     way of classic determinized search) measured no better, same deals against the same code
     without: partnership auction, 160 pairs (seed 1), 85.0% -> 84.1% of pairs, -3.3 a deal [-20.7,
     +14.1] (of the 32 pairs whose result changed, 15 went its way), CPU p99 0.68 -> 0.87 s (run
-    beside another duel, so the rise is partly the machine's);
-    three-hand, 200 pairs (seed 1), 68.2% -> 66.8%, +0.20 chips a deal [-0.32, +0.72] (10 of 25).
-    Double-deck's ``basic`` card play judged so (``double_deck.could_beat`` by the world's hands):
-    100 pairs (seed 1), 70.0% -> 64.5%, +0.03 a deal [-4.74, +4.80] (10 of 28)."""
+    beside another duel, so the rise is partly the machine's); three-hand, 200 pairs (seed 1),
+    68.2% -> 66.8%, +0.20 chips a deal [-0.32, +0.72] (10 of 25). Double-deck's, the same way:
+    ``DoubleDeckPlay``."""
     return _action(legal, pinochle_card(world, seat, [action.cards[0] for action in legal]))
 
 
