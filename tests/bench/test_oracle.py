@@ -65,8 +65,38 @@ def bench_levels() -> None:
 def test_the_duel_bench_seats_the_levels(bench_levels: None) -> None:
     for family in ("pitch", "pinochle", "double-deck"):
         assert {oracle.LEVEL, f"{oracle.LEVEL}-calls", f"{oracle.LEVEL}-play"} <= set(levels(family))
+    assert oracle.DEALT in levels("pitch") and oracle.DEALT not in levels("pinochle")
     player = make_player("pitch", oracle.LEVEL, 1)
     game = new_game("pitch", players=4, seed=5)
     seat = game.to_act[0]
     action = player.choose_for(game, seat, game.legal_actions(seat))  # type: ignore[attr-defined]
     assert isinstance(action, Action) and action in game.legal_actions(seat)
+
+
+def test_the_dealt_level_knows_the_cards_in_play_not_who_holds_them() -> None:
+    _, playing = _bidding_and_playing()
+    for _ in range(2):  # the pitch names trump; the worlds are dealt this way from then on
+        pitcher = playing.to_act[0]
+        playing.apply(pitcher, playing.legal_actions(pitcher)[0])
+    assert playing.trumps is not None
+    seat = playing.to_act[0]
+    ctx = oracle.DealtContext(
+        playing,
+        seat,
+        playing.view(seat),
+        lambda world, s, legal: legal[0],
+        Evaluator(playing, seat, 0.0),
+        Clock(5.0),
+        random.Random(1),
+        8,
+        64,
+    )
+    truth = _hidden(playing, seat)
+    in_hands = sorted(card for hand in truth for card in hand)
+    worlds = [ctx.sample() for _ in range(6)]
+    for world in worlds:
+        assert sorted(map(str, world.undealt)) == sorted(map(str, playing.undealt))
+        assert sorted(card for hand in _hidden(world, seat) for card in hand) == in_hands
+        assert [len(hand) for hand in _hidden(world, seat)] == [len(hand) for hand in truth]
+        assert world.hand(seat) == playing.hand(seat)
+    assert any(_hidden(world, seat) != truth for world in worlds)
