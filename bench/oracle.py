@@ -124,8 +124,9 @@ def _factory(family: str, seen: str | type[TrueDealContext]) -> Callable[[int | 
 
 
 def register() -> None:
-    """Add the three levels to every family (the duel bench calls it; importing registers nothing,
-    so that the tests importing this module still see the bot's own levels)."""
+    """Add the three levels to every family, and ``DEALT`` to pitch (the duel bench calls it;
+    importing registers nothing, so that the tests importing this module still see the bot's own
+    levels)."""
     for family in FAMILIES:
         for seen in CONTEXTS:
             register_level(family, LEVEL if seen == "all" else f"{LEVEL}-{seen}", _factory(family, seen))
