@@ -36,10 +36,12 @@ processes share the machine), deals played and wall time.
 
 ``--record`` writes one JSON line per pair: its number, A's share and margin, and for every play
 the roles, each seat's score change, the bidder or pitcher, the bid, trump and whether the contract
-was made. Two runs with the same variant, seed and pair numbers play the same deals, so a change to a
-level can be measured pair by pair against the run before it (``--compare``: the pairs whose result
-changed, which run won more of them, and the mean change of the margin with its 95% interval) —
-far less noisy than two separate shares when the change alters few decisions.
+was made. Two runs with the same variant, seed and pair numbers play the same deals, so a change to
+a level can be measured pair by pair against the run before it (``--compare``: the pairs whose
+result changed, which run won more of them, and the mean change of the margin with its 95%
+interval) — far less noisy than two separate shares when the change alters few decisions. Pairs are
+written as they are played (a chunk at a time), so a run stopped early leaves the pairs it
+finished, and ``--compare`` takes the pairs two records have in common.
 
 Levels come from ``bot.ai``'s registry; ``bench.frozen`` (the frozen ``basic-2026-11``) is imported
 when it exists. A level missing for a variant stops the run before anything is played.
@@ -277,9 +279,12 @@ def run_pairs(match: Match, pairs: Iterable[int]) -> Tally:
     return tally
 
 
-def run_match(match: Match, pairs: int, jobs: int, *, progress: bool = True) -> Tally:
+def run_match(
+    match: Match, pairs: int, jobs: int, *, progress: bool = True, record: Path | None = None
+) -> Tally:
     """Play pairs 0..pairs-1 in ``jobs`` processes and merge their statistics (a line of progress
-    on stderr at most every 30 s)."""
+    on stderr at most every 30 s). With ``record``, each chunk's pairs are added to that file as
+    the chunk ends (``write_record``), so a long run stopped early keeps the pairs it played."""
     start = time.perf_counter()
     tally = Tally()
     size = max(1, min(25, pairs // (jobs * 4)))
@@ -289,6 +294,8 @@ def run_match(match: Match, pairs: int, jobs: int, *, progress: bool = True) -> 
     def add(part: Tally) -> None:
         nonlocal shown
         tally.merge(part)
+        if record is not None:
+            write_record(part, record, append=True)
         if progress and time.perf_counter() - shown > 30:
             shown = time.perf_counter()
             print(f"  ... {match.variant}: {len(tally.pairs)}/{pairs} pairs", file=sys.stderr, flush=True)
@@ -469,9 +476,9 @@ SUITES: dict[str, list[Goal]] = {
 }
 
 
-def write_record(tally: Tally, path: Path) -> None:
-    """``--record``: one JSON line per pair, in pair order."""
-    with path.open("w", encoding="utf-8") as out:
+def write_record(tally: Tally, path: Path, *, append: bool = False) -> None:
+    """``--record``: one JSON line per pair, in pair order (``append``: after what is there)."""
+    with path.open("a" if append else "w", encoding="utf-8") as out:
         for pair in sorted(tally.pairs):
             share, lead = tally.pairs[pair]
             line = {"pair": pair, "share": share, "margin": lead, "plays": tally.plays.get(pair, [])}
@@ -631,10 +638,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.record.write_text("", encoding="utf-8")
         except OSError as error:
             parser.error(f"--record: {error}")
-    tally = run_match(match, args.pairs, args.jobs)
+    tally = run_match(match, args.pairs, args.jobs, record=args.record)
     print(report(match, tally, args.jobs))
     if args.record:
-        write_record(tally, args.record)
+        write_record(tally, args.record)  # all of it again, in pair order
     return 0
 
 

@@ -250,3 +250,21 @@ def test_ties_are_reported_with_what_a_goal_asks_of_the_pairs_not_tied() -> None
     assert duel.verdict(goal, hopeless) == (
         "goal >= 75%: NOT met (with 60 tied pairs it needs more than every pair not tied)"
     )
+
+
+def test_a_run_stopped_early_keeps_the_pairs_it_finished(tmp_path, monkeypatch):
+    record = tmp_path / "run.jsonl"
+    played = duel.run_pairs
+
+    def stopped_at_pair_4(match: duel.Match, pairs: Any) -> duel.Tally:
+        if 4 in pairs:
+            raise KeyboardInterrupt
+        return played(match, pairs)
+
+    monkeypatch.setattr(duel, "run_pairs", stopped_at_pair_4)
+    with pytest.raises(KeyboardInterrupt):
+        duel.run_match(duel.Match("pitch", "basic", "random", seed=3), 8, 1, progress=False, record=record)
+    kept = duel.read_record(record)
+    assert sorted(kept) == [0, 1, 2, 3]
+    monkeypatch.setattr(duel, "run_pairs", played)
+    assert kept == duel.run_match(duel.Match("pitch", "basic", "random", seed=3), 4, 1, progress=False).pairs
