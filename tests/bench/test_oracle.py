@@ -12,9 +12,10 @@ from bot.ai.hard.search import Clock, Context, Evaluator
 from bot.engine import Action, Game, Kind, new_game
 
 
-def _context(game: Game, seen: str) -> Context:
+def _context(game: Game, seen: str | type[Context]) -> Context:
     seat = game.to_act[0]
-    return oracle.CONTEXTS[seen](
+    context = oracle.CONTEXTS[seen] if isinstance(seen, str) else seen
+    return context(
         game,
         seat,
         game.view(seat),
@@ -79,18 +80,8 @@ def test_the_dealt_level_knows_the_cards_in_play_not_who_holds_them() -> None:
         pitcher = playing.to_act[0]
         playing.apply(pitcher, playing.legal_actions(pitcher)[0])
     assert playing.trumps is not None
-    seat = playing.to_act[0]
-    ctx = oracle.DealtContext(
-        playing,
-        seat,
-        playing.view(seat),
-        lambda world, s, legal: legal[0],
-        Evaluator(playing, seat, 0.0),
-        Clock(5.0),
-        random.Random(1),
-        8,
-        64,
-    )
+    ctx = _context(playing, oracle.DealtContext)
+    seat = ctx.seat
     truth = _hidden(playing, seat)
     in_hands = sorted(card for hand in truth for card in hand)
     worlds = [ctx.sample() for _ in range(6)]
