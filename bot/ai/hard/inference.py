@@ -60,26 +60,27 @@ worlds a world kept and the last four tricks read gave half of that (86.8%, +2.9
 five worlds no more (87.8%, -0.35 [-2.92, +2.22] against three, at a CPU p99 of 0.54 s). In the
 partnership auction, whose contracts swing a deal by hundreds, 160 pairs (seed 1) could not tell:
 85.0% -> 84.1% of pairs, +1.25 a deal [-9.48, +11.98] (CPU p99 0.69 -> 0.84 s), and with (2, 4)
-83.8%, -5.31 [-17.01, +6.38]. Over 471 of the 500 pairs of seed 1 (each run beside another duel,
-against a run of the same 500 pairs without it: 83.5% [80.0, 86.5], +64.6 a deal, CPU p99 0.81 s),
-83.3% -> 84.3% of pairs, +7.64 a deal [+1.79, +13.49] (of the 70 pairs whose result changed, 39 went
-its way), contracts made 424 of 447 instead of 422, CPU p99 0.96 s (at most 0.98). Not enabled where
-it measured no better, same deals against the same code without it: three-hand, 200 pairs, 68.2% ->
-67.8%, +0.08 chips [-0.19, +0.35]; double-deck (3 s budget so that the caps bind), 100 pairs, 68.0%
--> 65.5%, -0.75 [-2.94, +1.44] (its ``basic`` plays otherwise than the fast policy: the true deal
-leaves 5.5 plays unexplained where sampled worlds leave 7.2; pinochle-4's 0.5 where they leave 1.9).
-Nor does the partnership auction's card play gain by fitting its worlds to the calls (best of
-``TRIES`` by a seat's shown meld, plus 15 an ace and 20 a card of its longest suit beyond four, plus
-130: weights under which the true deal fitted ``basic``'s calls better than 9 in 12 sampled worlds):
-same 160 pairs (seed 1), 85.6% -> 80.9% of pairs, -2.4 a deal [-16.7, +11.9] (10 of the 25 pairs
-whose result changed went its way), CPU p99 0.72 -> 0.88 s a decision; fitted to the opponents'
-calls alone (a ``hard`` partner bids otherwise than ``basic``) in best of 3, 83.1% and -6.1 a deal
-[-16.5, +4.4] (6 of 19 its way; ``basic``'s contracts made 79% instead of 75%), CPU p99 0.75 s. Nor
-by reading the opponents' plays alone (the partner is ``hard`` in the bench, whose plays the fast
-policy does not model; among four ``basic`` seats the true deal leaves 0.29 plays unexplained where
-sampled worlds leave 2.39, pinochle-4's 0.53 and 2.37), with (3, 99): same 160 pairs (seed 1), 85.0%
-(the same code as the 85.6% above, run again: the clock ends some searches, so runs differ a little)
--> 80.3%, -4.9 a deal [-16.6, +6.8] (5 of 16 its way), CPU p99 0.68 -> 0.77 s."""
+83.8%, -5.31 [-17.01, +6.38]. Over the 500 pairs of seed 1 (each run beside another duel, against a
+run of the same 500 pairs without it: 83.5% [80.0, 86.5], +64.6 a deal, CPU p99 0.81 s), 84.8%
+[81.4, 87.7] of pairs, +72.0 a deal; +7.42 a deal [+1.55, +13.29] pair by pair (of the 75 pairs
+whose result changed, 43 went its way), contracts made 452 of 476 instead of 450, CPU p99 0.96 s (at
+most 0.98). Not enabled where it measured no better, same deals against the same code without it:
+three-hand, 200 pairs, 68.2% -> 67.8%, +0.08 chips [-0.19, +0.35]; double-deck (3 s budget so that
+the caps bind), 100 pairs, 68.0% -> 65.5%, -0.75 [-2.94, +1.44] (its ``basic`` plays otherwise than
+the fast policy: the true deal leaves 5.5 plays unexplained where sampled worlds leave 7.2;
+pinochle-4's 0.5 where they leave 1.9). Nor does the partnership auction's card play gain by fitting
+its worlds to the calls (best of ``TRIES`` by a seat's shown meld, plus 15 an ace and 20 a card of
+its longest suit beyond four, plus 130: weights under which the true deal fitted ``basic``'s calls
+better than 9 in 12 sampled worlds): same 160 pairs (seed 1), 85.6% -> 80.9% of pairs, -2.4 a deal
+[-16.7, +11.9] (10 of the 25 pairs whose result changed went its way), CPU p99 0.72 -> 0.88 s a
+decision; fitted to the opponents' calls alone (a ``hard`` partner bids otherwise than ``basic``) in
+best of 3, 83.1% and -6.1 a deal [-16.5, +4.4] (6 of 19 its way; ``basic``'s contracts made 79%
+instead of 75%), CPU p99 0.75 s. Nor by reading the opponents' plays alone (the partner is ``hard``
+in the bench, whose plays the fast policy does not model; among four ``basic`` seats the true deal
+leaves 0.29 plays unexplained where sampled worlds leave 2.39, pinochle-4's 0.53 and 2.37), with (3,
+99): same 160 pairs (seed 1), 85.0% (the same code as the 85.6% above, run again: the clock ends
+some searches, so runs differ a little) -> 80.3%, -4.9 a deal [-16.6, +6.8] (5 of 16 its way), CPU
+p99 0.68 -> 0.77 s."""
 _PLAYING = Phase.PLAY
 
 
