@@ -52,7 +52,7 @@ from functools import cached_property
 from bot.ai.base import register_level
 from bot.ai.hard import FAMILIES, HardPlayer
 from bot.ai.hard.search import Context
-from bot.engine import Game, Kind
+from bot.engine import Card, Game, Kind
 from bot.engine.pitch import PitchBase
 from bot.engine.pitch.worlds import revealed
 from bot.engine.sampling import Dealer, Place
@@ -85,20 +85,29 @@ class DealtContext(TrueDealContext):
 
     seen = "play"
 
+    @cached_property
+    def redeal(self) -> tuple[list[int], Dealer, list[list[Card]]]:
+        """Made once a decision: the other seats holding cards, the dealer of their cards among
+        them (keeping the voids shown), and the cards each has parted with."""
+        game = self.game
+        assert isinstance(game, PitchBase)
+        others = [s for s in range(game.players) if s != self.seat and game.hands[s]]
+        _, forbidden = revealed(game)
+        pool = [card for s in others for card in game.hands[s]]
+        places = [Place(len(game.hands[s]), forbidden=forbidden[s]) for s in others]
+        gone = [[c for c in game.dealt[s] if c not in game.hands[s]] for s in others]
+        return others, Dealer(pool, places), gone
+
     def sample(self) -> Game:
         game = self.game
         if not self.sees or not isinstance(game, PitchBase) or game.trumps is None:
             return Context.sample(self)  # hard's own worlds (the calls, the pitch)
+        others, dealer, gone = self.redeal
         world = game.copy()
-        others = [s for s in range(game.players) if s != self.seat and world.hands[s]]
-        _, forbidden = revealed(game)
-        pool = [card for s in others for card in world.hands[s]]
-        places = [Place(len(world.hands[s]), forbidden=forbidden[s]) for s in others]
-        for other, cards in zip(others, Dealer(pool, places).deal(self.rng), strict=True):
+        for other, cards, parted in zip(others, dealer.deal(self.rng), gone, strict=True):
             # What the seat was dealt: the new hand with the cards it has parted with.
-            gone = [c for c in game.dealt[other] if c not in game.hands[other]]
             world.hands[other] = world.sort_cards(cards)
-            world.dealt[other] = world.sort_cards(cards + gone)
+            world.dealt[other] = world.sort_cards(cards + parted)
         world.invalidate()
         return world
 

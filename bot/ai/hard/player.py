@@ -55,16 +55,15 @@ deal where 64 took 59.6% and +6.3 (CPU p99 0.47 s, at most 0.94 s); its card pla
 ``basic``), 67.5% of 200 pairs (seeds 1-2) where 64 worlds took 59.2%. (Those rollouts played this
 package's pinochle card play; they now play ``basic``'s, ``policy.DoubleDeckPlay``, and the budget's
 clock ends the first searches of a deal before the caps. That costs little: twice the budget, 2 s,
-changed 4 of the same 100 pairs (seed 1, two jobs), 70.0% -> 71.0%, +0.02 a deal [-0.29, +0.33],
-at a CPU p99 of 1.27 s a decision.) Two-hand's stock order is a
-guess in every world, and a two-seat deal is cheap to play out (CPU p99 about 0.4 s a decision at
-its caps). Three-hand has up to 18 cards to choose from, and keeps ``basic``'s move unless the
-search finds a better one (``BASIC_LEAN``), which takes enough worlds to tell: 64 worlds (600
-rollouts) instead of 24 (200) won 60.8% of 60 pairs (seed 8) instead of 59.2%, +1.6 chips a deal
-instead of +1.2, CPU p99 0.12 s. The partnership auction's card play gained nothing from the
-budget its caps leave unused: 3,000 rollouts a decision instead of 1,800, same 160 pairs (seed 1),
-85.0% -> 84.1% of pairs, -0.6 a deal [-8.0, +6.9] (6 pairs changed, 2 its way), at a CPU p99 of
-0.97 s instead of 0.68 s."""
+changed 4 of the same 100 pairs (seed 1, two jobs), 70.0% -> 71.0%, +0.02 a deal [-0.29, +0.33], at
+a CPU p99 of 1.27 s a decision.) Two-hand's stock order is a guess in every world, and a two-seat
+deal is cheap to play out (CPU p99 about 0.4 s a decision at its caps). Three-hand has up to 18
+cards to choose from, and keeps ``basic``'s move unless the search finds a better one
+(``BASIC_LEAN``), which takes enough worlds to tell: 64 worlds (600 rollouts) instead of 24 (200)
+won 60.8% of 60 pairs (seed 8) instead of 59.2%, +1.6 chips a deal instead of +1.2, CPU p99 0.12 s.
+The partnership auction's card play gained nothing from the budget its caps leave unused: 3,000
+rollouts a decision instead of 1,800, same 160 pairs (seed 1), 85.0% -> 84.1% of pairs, -0.6 a deal
+[-8.0, +6.9] (6 pairs changed, 2 its way), at a CPU p99 of 0.97 s instead of 0.68 s."""
 DEFAULT_CAPS = (16, 120)
 SPREAD: dict[str, int] = {"pinochle-4-auction": 600}
 """Variants whose card play (every decision but the auction's calls) gives the rollouts of
