@@ -24,15 +24,16 @@ seats (same game seed):
 - three seats (pinochle-3): the full rotation, all six seatings that mix the levels (A alone in each
   seat against two B's, and B alone in each seat against two A's), so every seat is played by each
   level equally often and swapping ``--a`` and ``--b`` exactly negates the result.
-The pair's *margin* is the mean deal score change of A's seats minus that of B's seats, over all
-its plays (partnerships: A's side minus B's side, per deal; pinochle-3 in chips). A wins the pair
-when the margin is positive, half of it when it is zero. Printed: pairs won by A with a 95% Wilson
+The pair's *margin* is the mean deal score change of A's seats minus that of B's seats, over all its
+plays (partnerships: A's side minus B's side, per deal; pinochle-3 in chips). A wins the pair when
+the margin is positive, half of it when it is zero. Printed: pairs won by A with a 95% Wilson
 interval and how A fared in the pairs not tied (ties bound the share: a suite's goal not met says
-what share of the pairs not tied it would need), the mean margin per deal with a 95% normal
-interval, contracts taken and made per level (the bidder's or pitcher's level; a deal conceded or
-given up unplayed is counted apart), the decision time of each ``decide`` call per level, wall and
-CPU (calls with one legal action are not timed; CPU time is the figure for "on one core" when other
-processes share the machine), deals played and wall time.
+what share of the pairs not tied it would need; and in how many tied pairs every seat scored the
+same in every play: the levels came to the same result, not to gains and losses that cancel), the
+mean margin per deal with a 95% normal interval, contracts taken and made per level (the bidder's or
+pitcher's level; a deal conceded or given up unplayed is counted apart), the decision time of each
+``decide`` call per level, wall and CPU (calls with one legal action are not timed; CPU time is the
+figure for "on one core" when other processes share the machine), deals played and wall time.
 
 ``--record`` writes one JSON line per pair: its number, A's share and margin, and for every play
 the roles, each seat's score change, the bidder or pitcher, the bid, trump and whether the contract
@@ -361,6 +362,9 @@ class Summary:
     """Wall time p99 of a decision per role."""
     cpu_p99: dict[str, float]
     """CPU time p99 of a decision per role (the budget is per decision on one core)."""
+    alike: int = 0
+    """Tied pairs in which every seat scored the same in every play: the levels came to the same
+    result seat by seat, not to gains and losses that cancel."""
 
     @property
     def decided(self) -> int:
@@ -377,7 +381,20 @@ def summarize(tally: Tally) -> Summary:
     p99 = {role: percentile(sorted(tally.times[role]), 0.99) for role in ROLES}
     cpu_p99 = {role: percentile(sorted(tally.cpu_times[role]), 0.99) for role in ROLES}
     wins = shares.count(1.0)
-    return Summary(n, won, low, high, shares.count(0.5), wins, margin, m_low, m_high, p99, cpu_p99)
+    alike = sum(1 for pair, (share, _) in tally.pairs.items() if share == 0.5 and scored_alike(tally, pair))
+    return Summary(n, won, low, high, shares.count(0.5), wins, margin, m_low, m_high, p99, cpu_p99, alike)
+
+
+def scored_alike(tally: Tally, pair: int) -> bool:
+    """Whether every play of ``pair`` gave every seat the same score change."""
+    plays = tally.plays.get(pair) or []
+    return bool(plays) and all(play["changes"] == plays[0]["changes"] for play in plays)
+
+
+def tied(figures: Summary) -> str:
+    """The tied pairs, and how many of them the cards decided (``Summary.alike``)."""
+    alike = f", {figures.alike} of them scored alike at every seat in every play" if figures.alike else ""
+    return f"{figures.ties} tied pairs counted half{alike}"
 
 
 def untied(figures: Summary) -> str:
@@ -406,7 +423,7 @@ def report(match: Match, tally: Tally, jobs: int) -> str:
         f"seed {match.seed}",
         f"  pairs won by A ({a}): {100 * figures.won:.1f}% "
         f"[{100 * figures.won_low:.1f}, {100 * figures.won_high:.1f}] "
-        f"(95% Wilson; {figures.ties} tied pairs counted half); {untied(figures)}",
+        f"(95% Wilson; {tied(figures)}); {untied(figures)}",
         f"  margin per deal, A minus B: {figures.margin:+.1f} {tally.unit} "
         f"[{figures.margin_low:+.1f}, {figures.margin_high:+.1f}] (95%)",
     ]

@@ -89,6 +89,7 @@ def test_every_play_of_a_pair_gets_the_same_cards_at_the_same_seats(monkeypatch,
 def test_equal_levels_have_a_margin_interval_around_zero():
     basic = duel.summarize(duel.run_pairs(duel.Match("pitch", "basic", "basic", 4, seed=3), range(200)))
     assert basic.margin_low <= 0 <= basic.margin_high  # today's basic is deterministic: all ties
+    assert basic.alike == basic.ties == basic.pairs  # ... and each plays the deal the same way
     # random differs between the two plays of a pair, yet over a few hundred pairs the interval holds 0.
     figures = duel.summarize(duel.run_pairs(duel.Match("pitch", "random", "random", 4, seed=3), range(400)))
     assert figures.margin_low < 0 < figures.margin_high
@@ -246,10 +247,29 @@ def test_ties_are_reported_with_what_a_goal_asks_of_the_pairs_not_tied() -> None
     assert duel.verdict(goal, figures) == (
         "goal >= 75%: NOT met (with 40 tied pairs it needs 91.7% of the pairs not tied)"
     )
+    assert "40 tied pairs counted half)" in duel.report(
+        duel.Match("pitch", "hard", "basic", seed=1), tally, jobs=1
+    )  # no plays recorded: nothing said of them
     hopeless = duel.summarize(duel.Tally(pairs={n: (0.5, 0.0) if n < 60 else (1.0, 1.0) for n in range(100)}))
     assert duel.verdict(goal, hopeless) == (
         "goal >= 75%: NOT met (with 60 tied pairs it needs more than every pair not tied)"
     )
+
+
+def test_tied_pairs_that_scored_alike_at_every_seat_are_counted_apart() -> None:
+    # Pair 0 tied with the same score at every seat in both plays; pair 1 tied by gains that cancel
+    # (as A, seat 0 took a point less as pitcher and seat 2 a point more); pair 2 won.
+    plays = {
+        0: [{"changes": [2, 0, 1, 1]}, {"changes": [2, 0, 1, 1]}],
+        1: [{"changes": [3, 0, 1, 0]}, {"changes": [4, 0, 0, 0]}],
+        2: [{"changes": [2, 0, 1, 1]}, {"changes": [1, 0, 1, 1]}],
+    }
+    tally = duel.Tally(pairs={0: (0.5, 0.0), 1: (0.5, 0.0), 2: (1.0, 0.5)}, plays=plays)
+    figures = duel.summarize(tally)
+    assert (figures.ties, figures.alike) == (2, 1)
+    said = "2 tied pairs counted half, 1 of them scored alike at every seat in every play"
+    assert duel.tied(figures) == said
+    assert duel.tied(figures) in duel.report(duel.Match("pitch", "hard", "basic", seed=1), tally, jobs=1)
 
 
 def test_a_run_stopped_early_keeps_the_pairs_it_finished(tmp_path, monkeypatch):
