@@ -282,9 +282,9 @@ def pass_margin(result: DealResult, ctx: Context) -> float:
     each other (from 230 to 570 in one deal, set). The opponents' sets are not the sampler's alone
     (of the partnership auction's pass rollouts in which an opponent held the contract, 9% set it,
     where ``basic`` was set in 20% of its contracts at the table), yet counting them as sets measured
-    worse there, same 100 pairs (seed 1): 81.5% -> 76.0% of pairs, +7.1 a deal [-15.9, +30.1] (of
-    the 26 pairs whose result changed, 10 went its way); ``hard`` passed more and took 66 contracts
-    of 200 instead of 94."""
+    no better there, same 100 pairs (seed 1): 79.0% -> 76.0% of pairs, +10.7 a deal [-12.9, +34.2]
+    (of the 22 pairs whose result changed, 10 went its way); ``hard`` passed more and took 66
+    contracts of 200 instead of 94."""
     summary = result.summary
     changes = list(result.changes)
     if summary is not None and summary.get("made") is False and len(ctx.game.sides[ctx.side]) > 1:
