@@ -392,7 +392,8 @@ def scored_alike(tally: Tally, pair: int) -> bool:
 
 
 def tied(figures: Summary) -> str:
-    """The tied pairs, and how many of them the cards decided (``Summary.alike``)."""
+    """The tied pairs, and in how many of them every seat scored the same in every play
+    (``Summary.alike``)."""
     alike = f", {figures.alike} of them scored alike at every seat in every play" if figures.alike else ""
     return f"{figures.ties} tied pairs counted half{alike}"
 

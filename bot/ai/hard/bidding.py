@@ -279,12 +279,12 @@ def pass_margin(result: DealResult, ctx: Context) -> float:
     table. That holds for the seat's own partner too: in double-deck, checked against the true deals,
     passing a partner's contract was valued 15-30 points too low and the seat outbid its partner; in
     partnership auction two ``hard`` partners valued passing as the other's sure set and outbid
-    each other (from 230 to 570 in one deal, set). The opponents' sets are not the sampler's alone
-    (of the partnership auction's pass rollouts in which an opponent held the contract, 9% set it,
-    where ``basic`` was set in 20% of its contracts at the table), yet counting them as sets measured
-    no better there, same 100 pairs (seed 1): 79.0% -> 76.0% of pairs, +10.7 a deal [-12.9, +34.2]
-    (of the 22 pairs whose result changed, 10 went its way); ``hard`` passed more and took 66
-    contracts of 200 instead of 94."""
+    each other (from 230 to 570 in one deal, set). For the opponents that premise does not hold (of
+    the partnership auction's pass rollouts in which an opponent held the contract, 9% set it; at the
+    table ``basic`` was set in 24% of its contracts, ``bench/records``), yet counting their sets as
+    sets measured no better there, against the first 100 pairs of that record (seed 1): 79.0% ->
+    76.0% of pairs, +10.7 a deal [-12.9, +34.2] (of the 22 pairs whose result changed, 10 went its
+    way); ``hard`` passed more and took 66 contracts of 200 instead of 94."""
     summary = result.summary
     changes = list(result.changes)
     if summary is not None and summary.get("made") is False and len(ctx.game.sides[ctx.side]) > 1:
