@@ -31,7 +31,8 @@ def test_a_record_holds_every_pair_from_0_played_in_every_seating(path: Path) ->
     assert found is not None
     pairs = duel.read_record(path)
     assert sorted(pairs) == list(range(len(pairs)))
-    seatings = ["".join(roles) for roles in duel.match_seatings(duel.Match(found["variant"], "hard", "basic"))]
+    match = duel.Match(found["variant"], "hard", "basic")
+    seatings = ["".join(roles) for roles in duel.match_seatings(match)]
     with path.open(encoding="utf-8") as lines:
         for line in lines:
             entry = json.loads(line)
