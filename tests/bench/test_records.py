@@ -11,7 +11,7 @@ import pytest
 
 from bench import duel
 
-RECORDS = Path(duel.ROOT) / "bench" / "records"
+RECORDS = duel.ROOT / "bench" / "records"
 NAME = re.compile(r"(?P<variant>[a-z0-9-]+)\.seed(?P<seed>\d+)\.jsonl")
 
 
