@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
-from bot.ai.hard.bidding import pass_margin
+from bot.ai.hard.bidding import PartnersPass, call_policy, partners, pass_margin
 from bot.ai.hard.policy import RolloutPolicy
 from bot.ai.hard.rollout import DealResult
 from bot.ai.hard.search import Clock, Context, Evaluator
-from bot.engine import new_game
+from bot.engine import Kind, new_game
+from bot.engine.pinochle.partnership import PartnershipBase
+from tests.engine.pinochle.helpers import rig_hands
 
 PARTNERS_SETS = {
     # Seat 0 passed; its partner (seat 2) held the contract at 85 and was set in the rollout: passing
@@ -74,3 +76,21 @@ def test_a_partners_contract_set_in_a_pass_rollout_counts_as_made(variant: str) 
     # The seat's own set (it cannot pass into its own contract) is as scored.
     own = {**summary, "bidder": 0}
     assert pass_margin(DealResult(changes, own, None), seat_0) == changes[0] - changes[1]
+
+
+def test_a_partner_still_to_call_bids_in_the_partnership_auctions_call_rollouts() -> None:
+    game = new_game("pinochle-4-auction", seed=1, options={"match": "deal"})
+    assert isinstance(game, PartnershipBase)
+    # Seat 0 (first to call, dealer 3) weighs passing; its partner, seat 2, holds a spade flush.
+    game = rig_hands(game, {2: "AS 10S KS QS JS AH AD AC KH KD KC QD"}, dealer=3)
+    policy = RolloutPolicy(game.family)
+    rollout = call_policy(game, 0, policy)
+    assert rollout is policy
+    game.apply(0, "pass")
+    game.apply(1, rollout(game, 1, game.legal_actions(1)))
+    assert rollout(game, 2, game.legal_actions(2)).kind is Kind.BID
+    # Where partners are counted out (double-deck), the same call is a pass.
+    quiet = PartnersPass(policy, partners(game, 0))
+    assert quiet(game, 2, game.legal_actions(2)).kind is Kind.PASS
+    double_deck = new_game("double-deck", seed=1, options={"match": "deal"})
+    assert isinstance(call_policy(double_deck, 0, policy), PartnersPass)
