@@ -263,8 +263,8 @@ def best_call(tallies: list[Tally], risk: float, lowest: int) -> Tally:
 
 class PartnersPass:
     """The fast policy, but the seat's partners pass in the rest of the auction: the seat does not
-    count on a partner to bid for it (a partner who searches reasons the same way and would pass
-    too), so it bids whenever its own contract beats leaving the auction to the others."""
+    count on a partner to bid for it, so it bids whenever its own contract beats leaving the auction
+    to the others (the games not in ``PARTNERS_CALL``)."""
 
     def __init__(self, policy: Policy, quiet: frozenset[int]) -> None:
         self.policy = policy
