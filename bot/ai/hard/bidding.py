@@ -53,15 +53,15 @@ PARTNERS_CALL = frozenset({"pitch", "pinochle-4-auction"})
 """Families and variants whose call rollouts let a partner still to call bid as the fast policy
 (``basic``) would with its sampled hand, instead of passing (``PartnersPass``): a partner with the
 better hand does bid, and counting it out made every pass look worse than it is. Pitch first; then
-the partnership auction, whose ``hard`` partners outbid each other when each counted the other out:
-same 100 pairs (seed 1) against its record (``bench/records``), 79.0% -> 84.0% of pairs, +10.3 a
-deal [-7.8, +28.4] (of the 21 pairs whose result changed, 14 went its way); it took 89 contracts of
-200 instead of 94 and made 97% of them. Over all 500 pairs of the record: 84.9% -> 86.1% of pairs
-(of the 77 pairs whose result changed, 44 went its way), yet -4.5 a deal [-12.5, +3.5]; it made 466
-of the 479 contracts it took (97.3%), where it had made 452 of 476. Double-deck measured no better
-with its partners calling, same 100 pairs (seed 1) against its record: 72.0% -> 70.5% of pairs, -1.5
-a deal [-5.1, +2.1] (of the 13 pairs whose result changed, 6 went its way; it took 67 contracts of
-200 instead of 74)."""
+the partnership auction (where, counting each other out, two ``hard`` partners were seen raising
+over each other in replayed deals), same 100 pairs (seed 1) against its record (``bench/records``):
+79.0% -> 84.0% of pairs, +10.3 a deal [-7.8, +28.4] (of the 21 pairs whose result changed, 14 went
+its way); it took 89 contracts of 200 instead of 94 and made 97% of them. Over all 500 pairs of the
+record: 84.9% -> 86.1% of pairs (of the 77 pairs whose result changed, 44 went its way), yet -4.5 a
+deal [-12.5, +3.5]; it made 466 of the 479 contracts it took (97.3%), where it had made 452 of 476.
+Double-deck measured no better with its partners calling, same 100 pairs (seed 1) against its
+record: 72.0% -> 70.5% of pairs, -1.5 a deal [-5.1, +2.1] (of the 13 pairs whose result changed, 6
+went its way; it took 67 contracts of 200 instead of 74)."""
 BID_RISK = {"pitch": 0.6, "pitch-partnership": 0.6}
 """What a bid's rollout value overstates, per step above the game's lowest bid, by variant.
 Measured in 4-player pitch (hard in two seats, basic in two; 100 deals, 200 calls): passing was
