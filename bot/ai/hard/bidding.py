@@ -32,21 +32,21 @@ SAFE = 0.85
 budget), against 68.0% of pairs and +12.2 a deal: 0.75, 62.5% and -1.4 a deal [-4.8, +2.0]; 0.95,
 60.0% and -2.9 [-8.1, +2.4]."""
 STEPPING = frozenset({"pinochle-4-auction"})
-"""Variants whose ladder bids go up one step at a time, never jumping: a made contract scores what
-it takes whatever the bid, so a jump only adds to the risk of a set (the rollouts' estimate of a
-hand is optimistic: with the 85%-safe jumps hard bid 247 on average against basic's 206 on the same
-cards and made 83%; stepping, 213 and 93%, and +52 points a deal against basic instead of +13 over
-the same 200 pairs). Double-deck measured no better stepping (its ``hard`` took about as many
-contracts, 71-74 of 200, and made 96-99% of them), same 100 pairs: seed 1, 70.0% -> 70.5% of pairs,
--1.4 a deal [-6.8, +4.0] (35 pairs changed, 17 its way); seed 2, 67.5% -> 65.5%, -1.5 [-6.0, +3.0]
-(25 changed, 11 its way). Nor did the partnership auction gain by weighing its step in each sampled
-world as the auction would end there (the seat stepping on up to the highest bid worth more than
-passing, the other side overcalling as ``basic`` does, the seat keeping the contract only where no
-one did), with partners counted out of the calls (``PartnersPass``), against the first 100 pairs of
-its record (seed 1): the overcall's deal scored as a pass rollout is (``pass_margin``), 79.0% ->
-80.5% of pairs, -2.0 a deal [-24.5, +20.6] (24 pairs changed, 13 its way; 85 contracts taken of
-200 instead of 94); the overcallers' sets counted as sets, 74.0% -> 69.0% of the first 50 pairs,
--19.3 a deal [-63.0, +24.4] (19 changed, 8 its way), stopped there."""
+"""Variants whose ladder bids go up one step at a time, never jumping: a made contract scores what it
+takes whatever the bid, so a jump only adds to the risk of a set (the rollouts' estimate of a hand
+is optimistic: with the 85%-safe jumps hard bid 247 on average against basic's 206 on the same cards
+and made 83%; stepping, 213 and 93%, and +52 points a deal against basic instead of +13 over the
+same 200 pairs). Double-deck measured no better stepping (its ``hard`` took about as many contracts,
+71-74 of 200, and made 96-99% of them), same 100 pairs: seed 1, 70.0% -> 70.5% of pairs, -1.4 a deal
+[-6.8, +4.0] (35 pairs changed, 17 its way); seed 2, 67.5% -> 65.5%, -1.5 [-6.0, +3.0] (25 changed,
+11 its way). Nor did the partnership auction gain by weighing its step in each sampled world as the
+auction would end there (the seat stepping on up to the highest bid worth more than passing, the
+other side overcalling as ``basic`` does, the seat keeping the contract only where no one did), with
+partners counted out of the calls (``PartnersPass``), against the first 100 pairs of its record of
+51c3a27 (seed 1, ``bench/records`` until 1d31ee0): the overcall's deal scored as a pass rollout is
+(``pass_margin``), 79.0% -> 80.5% of pairs, -2.0 a deal [-24.5, +20.6] (24 pairs changed, 13 its
+way; 85 contracts taken of 200 instead of 94); the overcallers' sets counted as sets, 74.0% -> 69.0%
+of the first 50 pairs, -19.3 a deal [-63.0, +24.4] (19 changed, 8 its way), stopped there."""
 CONTRACT_STEPS = 400
 """Actions a forced auction may take at most (a safety net)."""
 PARTNERS_CALL = frozenset({"pitch", "pinochle-4-auction"})
@@ -54,14 +54,14 @@ PARTNERS_CALL = frozenset({"pitch", "pinochle-4-auction"})
 (``basic``) would with its sampled hand, instead of passing (``PartnersPass``): a partner with the
 better hand does bid, and counting it out made every pass look worse than it is. Pitch first; then
 the partnership auction (where, counting each other out, two ``hard`` partners were seen raising
-over each other in replayed deals), same 100 pairs (seed 1) against its record (``bench/records``):
-79.0% -> 84.0% of pairs, +10.3 a deal [-7.8, +28.4] (of the 21 pairs whose result changed, 14 went
-its way); it took 89 contracts of 200 instead of 94 and made 97% of them. Over all 500 pairs of the
-record: 84.9% -> 86.1% of pairs (of the 77 pairs whose result changed, 44 went its way), yet -4.5 a
-deal [-12.5, +3.5]; it made 466 of the 479 contracts it took (97.3%), where it had made 452 of 476.
-Double-deck measured no better with its partners calling, same 100 pairs (seed 1) against its
-record: 72.0% -> 70.5% of pairs, -1.5 a deal [-5.1, +2.1] (of the 13 pairs whose result changed, 6
-went its way; it took 67 contracts of 200 instead of 74)."""
+over each other in replayed deals), same 100 pairs (seed 1) against its record of 51c3a27
+(``bench/records`` until 1d31ee0): 79.0% -> 84.0% of pairs, +10.3 a deal [-7.8, +28.4] (of the 21
+pairs whose result changed, 14 went its way); it took 89 contracts of 200 instead of 94 and made 97%
+of them. Over all 500 pairs of the record: 84.9% -> 86.1% of pairs (of the 77 pairs whose result
+changed, 44 went its way), yet -4.5 a deal [-12.5, +3.5]; it made 466 of the 479 contracts it took
+(97.3%), where it had made 452 of 476. Double-deck measured no better with its partners calling,
+same 100 pairs (seed 1) against its record: 72.0% -> 70.5% of pairs, -1.5 a deal [-5.1, +2.1] (of
+the 13 pairs whose result changed, 6 went its way; it took 67 contracts of 200 instead of 74)."""
 BID_RISK = {"pitch": 0.6, "pitch-partnership": 0.6}
 """What a bid's rollout value overstates, per step above the game's lowest bid, by variant.
 Measured in 4-player pitch (hard in two seats, basic in two; 100 deals, 200 calls): passing was
@@ -303,8 +303,8 @@ def pass_margin(result: DealResult, ctx: Context) -> float:
     partnership auction two ``hard`` partners valued passing as the other's sure set and outbid
     each other (from 230 to 570 in one deal, set). For the opponents that premise does not hold (of
     the partnership auction's pass rollouts in which an opponent held the contract, 9% set it; at the
-    table ``basic`` was set in 24% of its contracts, ``bench/records``), yet counting their sets as
-    sets measured no better there, against the first 100 pairs of that record (seed 1): 79.0% ->
+    table ``basic`` was set in 24% of its contracts, in the record of 51c3a27), yet counting their
+    sets as sets measured no better there, against the first 100 pairs of that record (seed 1): 79.0% ->
     76.0% of pairs, +10.7 a deal [-12.9, +34.2] (of the 22 pairs whose result changed, 10 went its
     way); ``hard`` passed more and took 66 contracts of 200 instead of 94."""
     summary = result.summary

@@ -65,9 +65,9 @@ The partnership auction's card play gained nothing from the budget its caps leav
 rollouts a decision instead of 1,800, same 160 pairs (seed 1), 85.0% -> 84.1% of pairs, -0.6 a deal
 [-8.0, +6.9] (6 pairs changed, 2 its way), at a CPU p99 of 0.97 s instead of 0.68 s. Its calls (the
 only decisions its first cap binds: card play takes ``SPREAD``'s worlds) weigh 240 worlds in about
-0.38 s; 400 measured no better, against the first 100 pairs of its record (seed 1, partners counted
-out of the calls): 79.0% -> 78.5% of pairs, -4.3 a deal [-11.7, +3.1] (6 pairs changed, 3 its
-way)."""
+0.38 s; 400 measured no better, against the first 100 pairs of its record of 51c3a27 (seed 1,
+partners counted out of the calls): 79.0% -> 78.5% of pairs, -4.3 a deal [-11.7, +3.1] (6 pairs
+changed, 3 its way)."""
 DEFAULT_CAPS = (16, 120)
 SPREAD: dict[str, int] = {"pinochle-4-auction": 600}
 """Variants whose card play (every decision but the auction's calls) gives the rollouts of
