@@ -15,7 +15,7 @@ from bot.engine import Kind, new_game
 from bot.engine.pinochle.partnership import PartnershipBase
 from tests.engine.pinochle.helpers import rig_hands
 
-PARTNERS_SETS = {
+PARTNERS_SETS: dict[str, tuple[dict[str, Any], int]] = {
     # Seat 0 passed; its partner (seat 2) held the contract at 85 and was set in the rollout: passing
     # is valued with the contract made (meld 54 + counters 29 against 24).
     "double-deck": (
@@ -68,7 +68,6 @@ def context(seat: int, variant: str) -> Context:
 def test_a_partners_contract_set_in_a_pass_rollout_counts_as_made(variant: str) -> None:
     # The sampled partner hand rarely holds the meld its bids showed, so the set is the sampler's,
     # not the table's.
-    summary: dict[str, Any]
     summary, expected = PARTNERS_SETS[variant]
     changes = (float(summary["changes"][0]), float(summary["changes"][1]))
     seat_0 = context(0, variant)
