@@ -185,6 +185,41 @@ def _four_hand(hands: dict[int, str]) -> PartnershipBase:
     return rig_hands(game, hands, dealer=3)  # hearts trump (seat 3's 9♥ is turned: a dix)
 
 
+ALL_HEARTS = {
+    0: "9D 9D QD QD AS AS 10S 10S KS KS QS QS",
+    1: "AD AD 10D JS JS 9S 9S AC AC 10C 10C KC",
+    2: "10D KD JD KC QC QC JC JC 9C 9C KD JD",
+    3: "AH AH 10H 10H KH KH QH QH JH JH 9H 9H",  # every trump (the turned 9♥ is a dix)
+}
+
+
+def test_trumps_its_partners_sure_trick_with_its_lowest_trump() -> None:
+    game = _four_hand(ALL_HEARTS)
+    play(game, (0, "play 9D"), (1, "play AD"), (2, "play JD"))
+    # Seat 3 is last, out of diamonds and made to trump its partner's trick: the 9♥ does, and
+    # the A♥ (which the old player gave for its 11) would take a trick of its own later.
+    assert str(decide(PinochlePlayer(1), game, 3)) == "play 9H"
+
+
+def test_trumps_last_with_the_lowest_trump_that_wins() -> None:
+    game = _four_hand(ALL_HEARTS)
+    play(game, (0, "play AS"), (1, "play 9S"), (2, "play 9C"))
+    # Seat 3 is last and takes the opponents' A♠ by trumping: any trump wins, so the 9♥ (the old
+    # player took it with the 10♥).
+    assert str(decide(PinochlePlayer(1), game, 3)) == "play 9H"
+
+
+def test_leads_its_lowest_trump_from_four_with_no_sure_winner() -> None:
+    hands = {
+        0: "KH QH JH JH KS QS JS 9S KC QC JC 9D",
+        3: "AS AS 10S 10S AD AD 10D 10D AC AC 9H 9H",
+    }
+    game = _four_hand(hands)
+    # Four trumps, no card sure to win: the J♥ makes the others head it (on a trump lead they
+    # must) where a plain loser (the old player's 9♠) would hand them the lead cheaply.
+    assert str(decide(PinochlePlayer(1), game, 0)) == "play JH"
+
+
 COVER_HANDS = {
     0: "KS QS 9D 9D QD QD AD AD 10D 10D KD KD",
     1: "9S 9S JS JC JC 9C 9C QC QC KC KC 10C",
