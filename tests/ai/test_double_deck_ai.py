@@ -135,6 +135,12 @@ def test_a_partner_winning_for_sure_gets_a_counter() -> None:
     assert play_choice("H", "QS AS JS", "KD JD QD") == "play KD"
 
 
+def test_a_partners_sure_trick_it_must_trump_gets_its_lowest_trump() -> None:
+    # Out of spades, seat 3 must trump its partner's sure A♠ trick: the J♥ does, and keeps the K♥
+    # (a counter the old player gave) to take a trick of its own later.
+    assert play_choice("H", "QS AS JS", "KH QH JH") == "play JH"
+
+
 def test_a_losing_trick_gets_no_counter() -> None:
     # Opponent's A♠ wins and the next player cannot beat it: play the jack, not the king.
     assert play_choice("H", "AS", "KS JS") == "play JS"
@@ -275,6 +281,20 @@ def test_the_bidding_side_draws_trumps_when_long_in_them() -> None:
     )
     # Nine trumps and no ace: lead the J♥ (the opponents must head it with their high trumps)
     # rather than cash the A♠ into a suit they may ruff later (the old player only led trump aces).
+    assert str(decide(DoubleDeckPlayer(1), game, 0)) == "play JH"
+
+
+def test_the_bidding_side_leads_trump_from_four() -> None:
+    game = position(
+        {
+            0: "KH QH JH JH AS KD QC 10S 10S QD KC QS",
+            1: "AH QH JS JS QS KS KS AD 10D QD AC AC",
+            2: "AH AD AD AC 10C 10D 10S 10S QD QD KC QC",
+            3: "10H KH JD JD JC JC KC KC QS QS KD KD",
+        }
+    )
+    # Four trumps and the A♥s out: the J♥, which the opponents must head with their high trumps,
+    # before the A♠ (the old player drew trumps from five, and with a low one only from nine).
     assert str(decide(DoubleDeckPlayer(1), game, 0)) == "play JH"
 
 
