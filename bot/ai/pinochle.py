@@ -36,9 +36,9 @@ AUCTION_Z = 0.8
 """The bid limit is the side's expected take less this many spreads (made about 92% in play among
 four of this player). A made contract scores all it takes whatever the bid, so a surplus costs
 nothing; the limit only decides which auctions are worth winning. Bidding closer to the value
-(0.5, made 89%) lost 4.7 a deal [2.3, 7.0] against the same opponents, both the old player and
-this one's card play under the old limit (4,000 pairs each, seed 1); 1.1 did as well as 0.8, 1.4
-and 1.8 worse."""
+(0.5, made 89%) lost 4.7 a deal [2.3, 7.0] against each of two opponents, the frozen player of
+issue 15 (``basic-2026-11``) and this player as it was at f360151 (4,000 pairs each, seed 1);
+1.1 did as well as 0.8, 1.4 and 1.8 worse."""
 LOW_TRUMP_LEAD = 4
 """Trumps held at least for a hand with no sure winner to lead its lowest trump. Against the same
 player leading a plain card there (4,000 pairs, seed 1, both keeping their high trumps as
