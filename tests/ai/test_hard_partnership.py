@@ -85,7 +85,9 @@ def test_auction_bids_one_step_at_a_time() -> None:
 
 
 def test_the_rollouts_of_dropped_candidates_go_to_the_others_within_the_decisions_rollouts() -> None:
-    game = new_game("pinochle-4-auction", seed=3, options={"match": "deal"})
+    # Seed 4: eight of the ten leads are dropped early. (In seed 3's first lead, since the rollouts
+    # keep the high trumps, one lead is dropped late and leaves 8 rollouts for eleven others.)
+    game = new_game("pinochle-4-auction", seed=4, options={"match": "deal"})
     basic = make_player(game.family, "basic", 5)
     while game.legal_actions(game.to_act[0])[0].kind is not Kind.PLAY:
         seat = game.to_act[0]

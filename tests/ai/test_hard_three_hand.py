@@ -158,7 +158,10 @@ def test_the_search_never_drops_the_move_it_keeps() -> None:
 
 def test_the_forced_dealer_plays_a_strong_hand_and_concedes_a_weak_one_for_a_chip() -> None:
     strong = "AH 10H KH QH JH 9H AH 10H KH QH QS JD AS AD AC"
-    for hand, expected in ((strong, "bid 250"), (WEAK, "concede")):
+    # No counter, no meld: the forced 250 is made in 0-2% of the sampled deals. (``WEAK`` is made
+    # in about half of them, so seeds split between bidding and conceding it.)
+    hopeless = "9S 9S JS JS 9C 9C JC JC 9D 9D JD JD 9H JH QC"
+    for hand, expected in ((strong, "bid 250"), (hopeless, "concede")):
         game = new_game("pinochle-3", seed=4)
         assert isinstance(game, ThreeHand)
         game = rig_hands(game, {2: hand}, dealer=2)
