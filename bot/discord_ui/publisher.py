@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 UNKNOWN_MESSAGE = 10008  # Discord's error code for a deleted message (10003: the channel is gone)
 FIRST_MESSAGE_WAIT = 3.0  # seconds to wait for a new table's message id before posting one
 READY_WAIT = 60.0  # seconds to wait at start-up for the guilds (and their channels) to arrive
+TURN_PICTURE_WAIT = 0.05
+"""Seconds a turn's panel edit waits for the hand picture; a slower picture follows in a second edit,
+so the next player sees their turn at once also when the picture worker is busy."""
 
 
 @dataclass
@@ -44,7 +47,9 @@ class _Pending:
     picture_known: bool = False
     told_no_pictures: bool = False
     last_edit: float = 0.0
-    task: asyncio.Task[None] | None = None
+    task: asyncio.Task[None] | None = None  # the prompt lane: announcements, turn pings, panels
+    edit_task: asyncio.Task[None] | None = None  # the paced lane: the table message
+    closed: bool = False  # the ended table's last steps are taken (once)
 
 
 class DiscordPublisher:
@@ -58,8 +63,11 @@ class DiscordPublisher:
     an ended table's last line and final message are out; ``on_gone`` when the table's channel is
     gone or closed to the bot (NotFound or Forbidden), so the table can be ended.
 
-    The bot's own requests keep to a share of Discord's global limit (``budget``): pings and
-    announcements go first, table edits wait and coalesce.
+    Each table has two lanes, each a short-lived task: the prompt lane posts announcements and the
+    turn ping (and brings the waiting players' panels up to date), the paced lane edits the table
+    message. The next player's panel and ping never wait for the table message's pacing, nor for
+    an edit waiting for its share of the limit. The bot's own requests keep to a share of Discord's
+    global limit (``budget``): pings and announcements go first, table edits wait and coalesce.
 
     A turn brings each waiting player's hand panel (``panels``) up to date in place and mentions
     them in one ping; a table has at most one ping, deleted once its people have acted. When a
@@ -86,6 +94,7 @@ class DiscordPublisher:
         self.on_final = on_final
         self.on_gone = on_gone
         self.pending: dict[int, _Pending] = {}
+        self._background: set[asyncio.Future[Any]] = set()  # deletions and pictures under way
         self.panels = Panels()
         # A share of Discord's global limit for all tables; no pacing at all when edits are unpaced
         # (tests, whose harness may run on a virtual clock).
@@ -95,15 +104,24 @@ class DiscordPublisher:
         if self.budget is not None:
             await self.budget.take(urgent=urgent)
 
-    def _queue(self, table: Table) -> _Pending:
+    def _state(self, table: Table) -> _Pending:
         # A ping posted before a restart is still this table's live ping: the next one replaces it.
-        state = self.pending.setdefault(table.id, _Pending(last_ping_id=table.ping_message_id))
+        return self.pending.setdefault(table.id, _Pending(last_ping_id=table.ping_message_id))
+
+    def _queue(self, table: Table) -> _Pending:
+        """Make sure the table's prompt lane runs."""
+        state = self._state(table)
         if state.task is None or state.task.done():
             state.task = asyncio.create_task(self._flush(table, state), name=f"table-{table.id}-publish")
         return state
 
     def table_changed(self, table: Table) -> None:
-        self._queue(table).dirty = True
+        state = self._state(table)
+        state.dirty = True
+        if state.edit_task is None or state.edit_task.done():
+            state.edit_task = asyncio.create_task(self._edits(table, state), name=f"table-{table.id}-edit")
+        if state.last_ping_id is not None or table.status == "ended":
+            self._queue(table)  # the live ping may be answered now; an ended table closes there
 
     def announce(self, table: Table, text: str) -> None:
         self._queue(table).messages.append(text)
@@ -142,14 +160,17 @@ class DiscordPublisher:
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _flush(self, table: Table, state: _Pending) -> None:
+        """The prompt lane: announcements in order, then the turn ping; the live ping goes once
+        the people it calls have acted."""
         await asyncio.sleep(0)  # let the change that scheduled us finish, so we see its result
         await self._first_message(table)
+        channel = None
         try:
             channel = await self._channel(table)
             if channel is None:
                 await self._gone(table, state)
                 return
-            while state.dirty or state.messages or state.ping:
+            while True:
                 while state.messages:
                     text = state.messages.pop(0)
                     for part in limits.split_content(text):
@@ -159,29 +180,70 @@ class DiscordPublisher:
                     ids, text = state.ping
                     state.ping = None
                     await self._turn(table, channel, state, ids, text)
-                if state.dirty:
-                    wait = state.last_edit + self.min_edit_interval - time.monotonic()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    await self._take()
-                    state.dirty = False
-                    state.last_edit = time.monotonic()
-                    await self.render_table(table, channel)
                 if not state.pinged & set(self._waiting(table)):
                     await self._delete_ping(table, channel, state)
-            if table.status == "ended":
-                await self._ended(table, channel, state)
-        except (discord.NotFound, discord.Forbidden) as err:
+                if not (state.messages or state.ping):
+                    break  # else more came while this was sent: send it too
+        except Exception as err:
+            await self._failed(table, state, err)
+        finally:
+            await self._close_if_done(table, state, channel)
+
+    async def _edits(self, table: Table, state: _Pending) -> None:
+        """The paced lane: the table message, edited at most once per ``min_edit_interval``; the
+        changes made meanwhile coalesce into the next edit."""
+        await asyncio.sleep(0)
+        await self._first_message(table)
+        channel = None
+        try:
+            channel = await self._channel(table)
+            if channel is None:
+                await self._gone(table, state)
+                return
+            while state.dirty:
+                wait = state.last_edit + self.min_edit_interval - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                await self._take()
+                state.dirty = False
+                state.last_edit = time.monotonic()
+                await self.render_table(table, channel)
+        except Exception as err:
+            await self._failed(table, state, err)
+        finally:
+            await self._close_if_done(table, state, channel)
+
+    async def _failed(self, table: Table, state: _Pending, err: Exception) -> None:
+        if isinstance(err, discord.NotFound | discord.Forbidden):
             log.warning("table %s: its channel cannot be used (%s)", table.id, err)
             await self._gone(table, state)
-        except discord.HTTPException as err:
+        elif isinstance(err, discord.HTTPException):
             log.warning("table %s: could not update Discord: %s", table.id, err)
-        except limits.LimitExceeded as err:  # a bug of ours: Discord would refuse the message
+        elif isinstance(err, limits.LimitExceeded):  # a bug of ours: Discord would refuse the message
             log.error("table %s: a message over Discord's limits: %s", table.id, err)
+        else:
+            raise err
+
+    async def _close_if_done(
+        self, table: Table, state: _Pending, channel: discord.abc.Messageable | None
+    ) -> None:
+        """The last lane of an ended table to finish takes its last steps, once; then the table's
+        state here is dropped."""
+        if table.status != "ended" or state.dirty or state.messages or state.ping or state.closed:
+            return
+        me = asyncio.current_task()
+        others = [lane for lane in (state.task, state.edit_task) if lane is not None and lane is not me]
+        if any(not lane.done() for lane in others):
+            return  # the other lane is still at work: it closes the table when it is done
+        state.closed = True
+        try:
+            if channel is not None:
+                await self._ended(table, channel, state)
+        except discord.HTTPException as err:
+            log.warning("table %s: could not close it on Discord: %s", table.id, err)
         finally:
-            if table.status == "ended" and not (state.dirty or state.messages or state.ping):
-                self.pending.pop(table.id, None)
-                self.panels.drop_table(table.id)
+            self.pending.pop(table.id, None)
+            self.panels.drop_table(table.id)
 
     @staticmethod
     async def _first_message(table: Table) -> None:
@@ -222,12 +284,14 @@ class DiscordPublisher:
         waiting = self._waiting(table)
         mention: list[int] = []
         needs_button = False
+        pictures: list[tuple[int, PanelNow]] = []  # uploaded once the ping is out
         for user_id in ids:
             seat = waiting.get(user_id)
             if seat is None:
                 continue  # acted or left since the ping was asked for
-            # Drawn before the panel lock is taken, so a click in the panel meanwhile is not held up.
-            ready = await self._panel_now(table, channel, seat, user_id)
+            # Drawn before the panel lock is taken, so a click in the panel meanwhile is not held up;
+            # a picture that takes long follows the panel's text instead of holding it up.
+            ready = await self._panel_now(table, channel, seat, user_id, within=TURN_PICTURE_WAIT)
             async with self.panels.lock(table, seat):
                 panel = self.panels.live(table.id, seat, user_id)
                 if panel is not None and panel.seen:
@@ -238,9 +302,20 @@ class DiscordPublisher:
                 if panel is not None:
                     edited, due = await self._refresh(table, channel, seat, panel, ready)
                 needs_button = needs_button or not edited
-            if due is not None:  # the table moved on while its picture was drawn: the new one follows
-                await self.panel_picture(table, seat, due)
+            if due is not None:  # drawn too slowly, or the table moved on meanwhile: it follows
+                pictures.append((seat, due))
             mention.append(user_id)
+        try:
+            await self._ping(table, channel, state, mention, text, needs_button=needs_button)
+        finally:
+            for seat, due in pictures:
+                await self.panel_picture(table, seat, due)
+
+    async def _ping(
+        self, table: Table, channel: discord.abc.Messageable, state: _Pending, mention: list[int],
+        text: str, *, needs_button: bool,
+    ) -> None:  # fmt: skip
+        """Replace the table's ping with one that mentions ``mention`` (none: just delete it)."""
         called = (text, needs_button)
         if (
             mention
@@ -270,14 +345,16 @@ class DiscordPublisher:
         if self.on_pinged is not None:
             await self.on_pinged(table, message.id)
         # The previous ping goes once the new one is out (the new one must not wait for it).
-        await self._delete_message(channel, stale)
+        self._delete_later(channel, stale)
 
     async def _panel_now(
         self, table: Table, channel: discord.abc.Messageable, seat: int, user_id: int | None = None,
-        *, draw: bool = True,
+        *, within: float | None = None,
     ) -> PanelNow | None:  # fmt: skip
-        """The seat's panel as it should show the table now (its picture drawn unless ``draw`` is
-        False); None if the seat's panel needs no edit (none is live, or it shows this already)."""
+        """The seat's panel as it should show the table now, its picture drawn (waiting at most
+        ``within`` seconds for it when given: 0 draws nothing, and a picture not ready in time is
+        left due, to follow); None if the seat's panel needs no edit (none is live, or it shows
+        this already)."""
         panel = self.panels.live(table.id, seat, user_id)
         if panel is None or panel.version == table.version or table.game is None:
             return None
@@ -285,10 +362,21 @@ class DiscordPublisher:
         view = table.game.view(seat)
         now = PanelNow(panel.message_id, panel.user_id, version, view, panel_message(table, seat, view))
         now.prefs = await self.picture_prefs(table, panel.user_id, can_attach(channel))
-        if draw:
+        if now.prefs is None:
+            return now
+        if within is None:
             now.message.picture = await drawn_hand(view, seat, now.prefs)
-        else:
-            now.picture_due = now.prefs is not None
+            return now
+        if within > 0:
+            drawing = asyncio.ensure_future(drawn_hand(view, seat, now.prefs))
+            done, _ = await asyncio.wait({drawing}, timeout=within)
+            if done:
+                now.message.picture = drawing.result()
+                return now
+            # Left to finish: the picture it caches is the one the panel gets next.
+            self._background.add(drawing)
+            drawing.add_done_callback(self._background.discard)
+        now.picture_due = True
         return now
 
     async def _refresh(
@@ -300,7 +388,7 @@ class DiscordPublisher:
         if panel.version == table.version:
             return True, None  # it shows this moment already (e.g. a reminder)
         if ready is None or ready.version != table.version:
-            ready = await self._panel_now(table, channel, seat, draw=False)
+            ready = await self._panel_now(table, channel, seat, within=0)
             if ready is None:
                 return True, None
         message = ready.message
@@ -354,7 +442,7 @@ class DiscordPublisher:
 
     def pictures_refused(self, table: Table) -> None:
         """The bot may not attach files in the table's channel: say so once per table."""
-        state = self.pending.setdefault(table.id, _Pending())
+        state = self._state(table)
         if state.told_no_pictures:
             return
         state.told_no_pictures = True
@@ -372,17 +460,25 @@ class DiscordPublisher:
         state.last_ping_id, state.pinged, state.called = None, set(), None
         if old is None:
             return
-        await self._delete_message(channel, old)
+        self._delete_later(channel, old)
         if table.ping_message_id == old:
             table.ping_message_id = None
             if self.on_pinged is not None:
                 await self.on_pinged(table, None)
 
-    async def _delete_message(self, channel: discord.abc.Messageable, message_id: int | None) -> None:
-        if message_id is not None and isinstance(channel, discord.TextChannel | discord.Thread):
-            with contextlib.suppress(discord.HTTPException):  # already deleted by someone: fine
-                await self._take()
-                await channel.get_partial_message(message_id).delete()
+    def _delete_later(self, channel: discord.abc.Messageable, message_id: int | None) -> None:
+        """Delete a message in the background: a deletion waits for its share of the global limit
+        behind the table edits, and nothing (the next ping above all) should wait for it."""
+        if message_id is None or not isinstance(channel, discord.TextChannel | discord.Thread):
+            return
+        task = asyncio.create_task(self._delete_message(channel, message_id), name="publisher-delete")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _delete_message(self, channel: discord.TextChannel | discord.Thread, message_id: int) -> None:
+        with contextlib.suppress(discord.HTTPException):  # already deleted by someone: fine
+            await self._take()
+            await channel.get_partial_message(message_id).delete()
 
     async def _gone(self, table: Table, state: _Pending) -> None:
         """The table's channel is gone or closed to the bot: nothing can be shown there."""
@@ -420,7 +516,7 @@ class DiscordPublisher:
                 self.pictures_refused(table)
         if picture is not None:
             embed.set_image(url=f"attachment://{TABLE_FILE}")
-        state = self.pending.setdefault(table.id, _Pending())
+        state = self._state(table)
         limits.check(content=content, embed=embed, view=view)
         if (
             table.message_id is not None
@@ -453,9 +549,10 @@ class DiscordPublisher:
                 await channel.get_partial_message(old).edit(content=moved, embed=None, view=None)
 
     async def wait_idle(self) -> None:
-        """Wait until every pending flush is done (tests and shutdown)."""
+        """Wait until every lane of every table and every deletion is done (tests and shutdown)."""
         while True:
-            tasks = [s.task for s in self.pending.values() if s.task and not s.task.done()]
+            lanes = [lane for s in self.pending.values() for lane in (s.task, s.edit_task) if lane]
+            tasks = [task for task in [*lanes, *self._background] if not task.done()]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)

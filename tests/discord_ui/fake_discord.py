@@ -20,6 +20,7 @@ import asyncio
 import itertools
 import json
 import re
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -114,6 +115,7 @@ class RecordedRequest:
     query: dict[str, str]
     json: Any
     headers: dict[str, str] = field(repr=False, default_factory=dict)
+    at: float = field(repr=False, default_factory=time.monotonic)  # when it reached the fake
 
 
 class _GatewayConn:
