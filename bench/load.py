@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -59,6 +60,8 @@ DEFAULT_VARIANTS = (
 )
 USERS = 1_400_000_000_000_000_000
 DANGER = ("declare-out", "concede", "throw-in")
+ACTION_KINDS = ("card play", "bid", "other action")
+HANDOFF_GOAL_MS = {1: 150.0, 50: 300.0}  # p99 at one table, and at 50 busy tables (and more)
 
 
 # A process that only sleeps 10 ms at a time: how late it wakes is what the machine itself (other
@@ -144,6 +147,14 @@ class Bench:
         self.lost_tables = 0  # games the bench took for over while they went on (ended by hand)
         self.child: asyncio.subprocess.Process | None = None
         self.own_lags: list[float] = []
+        # The turn handing over from one person to the next: who clicked what where (interaction id
+        # -> kind, channel, user), whose token is whose, the last action click per channel (user,
+        # its answer's time or None while unanswered, whether the next person's panel came since).
+        self.clicks: dict[str, tuple[str, str, int]] = {}
+        self.token_owner: dict[str, int] = {}
+        self.acting: dict[str, list[Any]] = {}
+        self.handoffs: list[float] = []  # seconds: an action's answer -> the next person's panel edit
+        self.table_edits: dict[str, list[float]] = defaultdict(list)  # channel -> table-message edits
 
     # ----- what the bot sends -------------------------------------------------------------------
     def seen(self, rec: RecordedRequest) -> None:
@@ -151,10 +162,14 @@ class Bench:
         mt = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", rec.path)
         if mt:
             self.interaction_calls += not self.stopping
+            self.answered(mt.group(1), rec.json, now)
             future = self.waiting.pop(mt.group(1), None)
             if future is not None and not future.done():
                 future.set_result((now, rec.json))
             return
+        mt = re.fullmatch(r"/webhooks/\d+/([^/]+)/messages/\d+", rec.path)
+        if mt and rec.method == "PATCH":
+            self.panel_edited(mt.group(1), rec.json, now)
         mt = re.fullmatch(r"/webhooks/\d+/([^/]+)(/messages/@original)?", rec.path)
         if mt:
             self.interaction_calls += not self.stopping
@@ -168,6 +183,8 @@ class Bench:
         channel = mt.group(1)
         self.channel_calls[channel] += 1
         self.call_kinds[rec.method] += 1
+        if rec.method == "PATCH" and re.fullmatch(r"/channels/\d+/messages/\d+", rec.path):
+            self.table_edits[channel].append(now)
         body = rec.json if isinstance(rec.json, dict) else {}
         ended = self.over.get(channel)
         gone_buttons = rec.method == "PATCH" and body.get("components") == []
@@ -181,6 +198,27 @@ class Bench:
                 event = self.turn.get(int(uid))
                 if event is not None:
                     event.set()
+
+    def answered(self, interaction_id: str, body: Any, now: float) -> None:
+        """An action click answered by updating the panel is an accepted action (the bot answers
+        once it is stored): the clock of the turn's handover starts."""
+        kind, channel, uid = self.clicks.pop(interaction_id, ("", "", 0))
+        acting = self.acting.get(channel)
+        if kind in ACTION_KINDS and acting is not None and acting[0] == uid and acting[1] is None:
+            acting[1] = now if isinstance(body, dict) and body.get("type") == 7 else None
+
+    def panel_edited(self, token: str, body: Any, now: float) -> None:
+        """A panel edited by the bot itself: if it tells its owner it is their turn, right after
+        someone else at the table acted, that is a handover."""
+        uid = self.token_owner.get(token)
+        content = body.get("content") if isinstance(body, dict) else None
+        if uid is None or not content or "**Your turn:**" not in content or self.stopping:
+            return
+        for acting in self.acting.values():
+            if acting[3] == uid // 10 and acting[0] != uid and not acting[2]:
+                acting[2] = True
+                # Edited before the click's own answer went out: no wait at all.
+                self.handoffs.append(0.0 if acting[1] is None else now - acting[1])
 
     # ----- acting like a person -----------------------------------------------------------------
     async def interact(self, kind: str, payload: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
@@ -196,6 +234,13 @@ class Bench:
         future: asyncio.Future[tuple[float, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[payload["id"]] = future
         token = payload["token"]
+        uid = int(payload["member"]["user"]["id"]) if "member" in payload else int(payload["user"]["id"])
+        channel = payload["channel_id"]
+        self.token_owner[token] = uid
+        self.clicks[payload["id"]] = (kind, channel, uid)
+        if kind in ACTION_KINDS:
+            # user, answered at, next person's panel seen, table (people of a table share uid // 10)
+            self.acting[channel] = [uid, None, False, uid // 10]
         start = time.perf_counter()
         await self.fake.dispatch("INTERACTION_CREATE", payload)
         try:
@@ -425,6 +470,46 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
+def busiest_window(times: list[float], window: float = 5.0) -> int:
+    """The most of ``times`` (sorted) that fall in any ``window`` seconds."""
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+def handoff_figures(bench: Bench, elapsed: float) -> dict[str, float]:
+    """The turn's handover (an action's answer -> the next person's panel edited) and the table
+    message's pacing beside it."""
+    waits = [1000 * v for v in bench.handoffs]
+    edits = {ch: sorted(times) for ch, times in bench.table_edits.items() if times}
+    gaps = [b - a for times in edits.values() for a, b in itertools.pairwise(times)]
+    per_table = [len(times) / elapsed for times in edits.values()]
+    return {
+        "n": len(waits), "p50": pct(waits, 0.5), "p99": pct(waits, 0.99), "max": max(waits, default=0.0),
+        "edits_per_table_s": sum(per_table) / max(1, len(per_table)),
+        "min_edit_gap_s": min(gaps, default=float("nan")),
+        "busiest_5s": max((busiest_window(t) for t in edits.values()), default=0),
+    }  # fmt: skip
+
+
+def handoff_lines(bench: Bench, elapsed: float) -> list[str]:
+    if bench.args.humans < 2:
+        return []
+    f = handoff_figures(bench, elapsed)
+    goal = HANDOFF_GOAL_MS[1] if bench.args.tables == 1 else HANDOFF_GOAL_MS[50]
+    return [
+        f"turn handover (an action's answer -> the next person's panel shows their turn), ms: n {f['n']}, "
+        f"p50 {f['p50']:.1f}, p99 {f['p99']:.1f}, max {f['max']:.1f}   goal p99 <= {goal:g}  "
+        f"{verdict(f['p99'] <= goal)}",
+        f"  table message meanwhile: {f['edits_per_table_s']:.2f} edits a second per table (goal <= 1), "
+        f"shortest gap between two edits of one {f['min_edit_gap_s']:.2f} s, busiest channel "
+        f"{f['busiest_5s']} edits in 5 s (goal <= 5)",
+    ]
+
+
 def report(bench: Bench, result: dict[str, Any]) -> None:
     args, bot, out = bench.args, result["bot"], []
     minutes = result["elapsed"] / 60
@@ -537,6 +622,7 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
             f"deletions ({other_rate:.1f}/s) leaves {left:.1f} edits/s: one every "
             f"{args.tables / left:.1f} s a table (Discord's per-channel limit alone: one a second)"
         )
+    out.extend(handoff_lines(bench, result["elapsed"]))
     out.append(
         f"429s met: {limiter.given_429} ({limiter.given_global_429} of the global limit)   goal 0  "
         f"{verdict(limiter.given_429 == 0)}"
@@ -568,7 +654,7 @@ def report(bench: Bench, result: dict[str, Any]) -> None:
     print("\n".join(out))
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60.0)
@@ -595,7 +681,11 @@ def main() -> None:
     parser.add_argument("--tracemalloc", action="store_true", help="trace the bot's allocations (slower)")
     parser.add_argument("--profile", help="write a cProfile of the bot process here")
     parser.add_argument("--keep", help="folder for the database (default: a temporary one)")
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = arguments().parse_args()
     bench = Bench(args)
     result = asyncio.run(bench.run())
     report(bench, result)
