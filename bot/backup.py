@@ -26,7 +26,8 @@ from pathlib import Path
 from bot.files import FILE_MODE, create_private_file, side_files
 from bot.instance import InstanceLock, InstanceLocked, lock_supported
 from bot.store import load_migrations
-from bot.store.database import APPLICATION, SQLITE_MAGIC
+from bot.store.database import APPLICATION
+from bot.store.sqlite import SQLITE_MAGIC
 
 
 class BackupError(Exception):

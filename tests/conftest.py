@@ -1,6 +1,7 @@
-"""Every test gets the bot's level registry back as it found it: the bench's entry points and some
-tests register bench-only levels (``bench.frozen``, ``bench.oracle``), and the tests run after them
-must see the bot's own levels whatever the order."""
+"""Fixtures for every test: the bot's level registry restored after each test (the bench's entry
+points and some tests register bench-only levels, ``bench.frozen``, ``bench.oracle``, and the tests
+run after them must see the bot's own levels whatever the order), and PostgreSQL for the tests that
+run on both store backends (``tests/services/postgres.py``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.ai import base
+from tests.services import postgres
+from tests.services.postgres import PostgresTestServer
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +20,35 @@ def bot_levels_restored() -> Iterator[None]:
     yield
     base._LEVELS.clear()
     base._LEVELS.update(saved)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresTestServer]:
+    """The run's own PostgreSQL database (see ``tests/services/postgres.py``), dropped at the end."""
+    admin = postgres.admin_url()
+    try:
+        import psycopg  # noqa: F401  (the driver is the optional 'postgresql' install)
+    except ImportError:
+        postgres.unavailable("psycopg is not installed (pip install -e '.[test]')")
+    try:
+        server = PostgresTestServer(admin)
+    except ConnectionError as err:
+        postgres.unavailable(f"{postgres.redacted(admin)} cannot be reached ({err})")
+    try:
+        yield server
+    finally:
+        server.drop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresTestServer) -> str:
+    """A PostgreSQL URL of a fresh, empty schema for this test."""
+    return postgres_server.schema_url()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if postgres.skipped:
+        reasons = sorted(set(postgres.skipped))
+        terminalreporter.write_line(
+            f"PostgreSQL tests were skipped ({'; '.join(reasons)}): {postgres.HOW}.", yellow=True
+        )

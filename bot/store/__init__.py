@@ -1,17 +1,19 @@
 """Trick Night's database: games and their action logs, results, ratings, leagues, guild settings.
 
-One SQLite file (WAL mode, foreign keys on) opened with ``await Store.open(path)``. The schema is
-built by the numbered SQL files in ``data/migrations/``; ``PRAGMA user_version`` records how many
-have been applied, so an older database upgrades in place at start-up. A file that is not a Trick
-Night database, or one written by a newer Trick Night, is never touched: ``open`` raises
-``StoreError`` with a message saying what is wrong and what to do.
+``await Store.open(target)`` opens one of two backends: an SQLite file (a path; the embedded
+default, WAL mode, ``bot.store.sqlite``) or a PostgreSQL server (a ``postgresql://`` URL, which
+several processes may share, ``bot.store.postgresql``). The schema is built by the numbered SQL
+files in ``data/migrations/`` (PostgreSQL's own dialect in ``data/migrations/postgresql/``), so an
+older database upgrades in place at start-up. A database that is not Trick Night's, or one written
+by a newer Trick Night, is never touched: ``open`` raises ``StoreError`` saying what is wrong.
 
-Every method is a coroutine and every write is one SQLite transaction, so a process killed at any
-moment leaves either the whole change or none of it; a write returns once it is committed. The
-work is split by concern, one repository each, all sharing one ``Database`` (a writer thread that
-commits queued writes together, reader threads beside it; transactions are plain functions of a
-``Tx`` run there in one go). A database that is locked by another program, full or read-only is
-retried for a moment, then ``StoreUnavailable`` says which:
+Every method is a coroutine and every write is one transaction, so a process killed at any moment
+leaves either the whole change or none of it; a write returns once it is committed. The work is
+split by concern, one repository each, all sharing one ``Database`` (a writer thread that commits
+queued writes together, reader threads beside it; transactions are plain functions of a ``Tx``
+run there in one go, in SQL both backends read). A database that does not take writes for a
+moment (a file locked by another program, full or read-only; a server restarting or out of reach)
+is retried for a moment, then ``StoreUnavailable`` says which:
 
 - ``store.games``: create, update, append_action, set_ping, mark_announced, load, unfinished,
   unannounced, in_channel
@@ -38,7 +40,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from bot.store.boards import Boards
-from bot.store.database import Database, Tx, write_patience
+from bot.store.database import Database, Row, Tx, write_patience
 from bot.store.duplicates import DuplicateEvent, Duplicates, DuplicateTable
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal, StoreUnavailable
 from bot.store.games import Games
@@ -62,6 +64,7 @@ from bot.store.records import (
 from bot.store.results import Results
 from bot.store.seasons import Seasons
 from bot.store.settings import GuildSettingsRepo
+from bot.store.sqlite import SQLiteDatabase
 
 __all__ = [
     "THREAD_MODES",
@@ -86,6 +89,7 @@ __all__ = [
     "Players",
     "RecentGame",
     "Results",
+    "Row",
     "Season",
     "Seasons",
     "SeatResult",
@@ -95,10 +99,16 @@ __all__ = [
     "StoreRefusal",
     "StoreUnavailable",
     "Tx",
+    "is_postgresql_url",
     "load_migrations",
     "migrations_dir",
     "write_patience",
 ]
+
+
+def is_postgresql_url(target: str | Path) -> bool:
+    """Whether ``target`` names a PostgreSQL server rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
 class Store:
@@ -119,20 +129,29 @@ class Store:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        target: str | Path,
         *,
         migrations_dir: Traversable | None = None,
         integrity_check: bool = True,
         default_computer_delay: float = 1.0,
     ) -> Store:
-        """Open (or create) the database at ``path`` and bring its schema up to date.
+        """Open (or create) the database at ``target`` and bring its schema up to date.
 
-        ``":memory:"`` gives a private in-memory database (for tests). Raises ``StoreError`` if the
-        file is not a Trick Night database, is damaged, or was written by a newer Trick Night.
+        ``target`` is an SQLite file's path (``":memory:"``: a private in-memory database, for
+        tests) or a ``postgresql://`` URL. Raises ``StoreError`` if it is not a Trick Night
+        database, is damaged, cannot be reached, or was written by a newer Trick Night.
         ``integrity_check`` runs SQLite's quick_check first (about a second per million results).
         ``default_computer_delay`` is the computer delay of a guild that never set its own.
         """
-        db = await Database.open(path, migrations_dir=migrations_dir, integrity_check=integrity_check)
+        db: Database
+        if is_postgresql_url(target):
+            from bot.store.postgresql import PostgresDatabase  # the driver is an optional install
+
+            db = await PostgresDatabase.open(str(target), migrations_dir=migrations_dir)
+        else:
+            db = await SQLiteDatabase.open(
+                target, migrations_dir=migrations_dir, integrity_check=integrity_check
+            )
         return cls(db, default_computer_delay=default_computer_delay)
 
     async def check_writable(self) -> None:
@@ -147,7 +166,13 @@ class Store:
 
     @property
     def path(self) -> str:
+        """Where the database is, fit to print (a server's URL without its password)."""
         return self.db.path
+
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.db.backend
 
     @property
     def schema_version(self) -> int:

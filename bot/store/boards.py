@@ -5,12 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.levels import computer_label
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Row, Tx
 from bot.store.errors import StoreError, StoreRefusal
 from bot.store.ratings import default_rating
 from bot.store.records import FamilyRating, LeaderRow, PlayerStats, RecentGame, win_pct
@@ -69,13 +68,11 @@ class Boards:
         if not is_int(limit) or not 1 <= limit <= MAX_PAGE or not is_int(offset) or offset < 0:
             raise StoreError(f"limit must be 1 to {MAX_PAGE} and offset 0 or more")
 
-        def board(tx: Tx) -> list[sqlite3.Row]:
+        def board(tx: Tx) -> list[Row]:
             source, params = _board_source(tx, guild_id, family, league_id)
-            return tx.all(
-                # Wrapped so ORDER BY sees the board's columns, never the raw ones they aggregate.
-                "SELECT * FROM (" + source + ")" + _BOARD_ORDER[order] + " LIMIT :limit OFFSET :offset",  # noqa: S608
-                {**params, "limit": limit, "offset": offset},
-            )
+            # Wrapped so ORDER BY sees the board's columns, never the raw ones they aggregate.
+            sql = f"SELECT * FROM ({source}) AS board{_BOARD_ORDER[order]} LIMIT :limit OFFSET :offset"  # noqa: S608
+            return tx.all(sql, {**params, "limit": limit, "offset": offset})
 
         rows = await self._db.read(board)
         return [
@@ -97,8 +94,8 @@ class Boards:
         _, new_sigma = default_rating()
         row = await self._db.read(
             Tx.one,
-            "SELECT EXISTS (SELECT 1 FROM ratings WHERE guild_id = ? AND (? IS NULL OR family = ?)"
-            " AND sigma < ?)",
+            "SELECT EXISTS (SELECT 1 FROM ratings WHERE guild_id = ?"
+            " AND (CAST(? AS TEXT) IS NULL OR family = ?) AND sigma < ?)",
             (guild_id, family, family, new_sigma),
         )
         return bool(row and row[0])
@@ -108,7 +105,7 @@ class Boards:
 
         def count(tx: Tx) -> int:
             source, params = _board_source(tx, guild_id, family, league_id)
-            return int(tx.value("SELECT COUNT(*) FROM (" + source + ")", params))  # noqa: S608
+            return int(tx.value("SELECT COUNT(*) FROM (" + source + ") AS board", params))  # noqa: S608
 
         return await self._db.read(count)
 
@@ -116,7 +113,7 @@ class Boards:
         """A player's record in one guild (all zeros/None for someone who never finished a game)."""
         key = {"guild": guild_id, "user": user_id, "recent": RECENT_GAMES, "trend": TREND_GAMES - 1}
 
-        def read(tx: Tx) -> tuple[sqlite3.Row | None, list[sqlite3.Row], list[sqlite3.Row]]:
+        def read(tx: Tx) -> tuple[Row | None, list[Row], list[Row]]:
             totals = tx.one(_STATS_TOTALS, key)
             recent = tx.all(
                 "SELECT game_id, variant, family, place, score, finished_at FROM results"
@@ -174,7 +171,7 @@ class Boards:
 
         def reset(tx: Tx) -> int:
             params: tuple[Any, ...] = (guild_id, family, family)
-            where = " WHERE guild_id = ? AND (? IS NULL OR family = ?)"
+            where = " WHERE guild_id = ? AND (CAST(? AS TEXT) IS NULL OR family = ?)"
             tx.run("DELETE FROM ratings" + where, params)  # noqa: S608  (constant SQL)
             tx.run("DELETE FROM rating_history" + where, params)  # noqa: S608
             tx.run("DELETE FROM season_ratings" + where, params)  # noqa: S608  (counted from those results)
@@ -236,11 +233,11 @@ _ALL_FAMILIES_BOARD = (
     " WHERE guild_id = :guild AND games > 0 GROUP BY user_id"
 )
 _LEAGUE_BOARD = (
-    "SELECT r.user_id AS user_id, COUNT(*) AS games, SUM(r.place = 1) AS wins,"
+    "SELECT r.user_id AS user_id, COUNT(*) AS games, SUM(CASE WHEN r.place = 1 THEN 1 ELSE 0 END) AS wins,"
     " COALESCE((SELECT MAX(t.ordinal) FROM ratings t WHERE t.guild_id = :guild AND t.user_id = r.user_id"
-    " AND (:family IS NULL OR t.family = :family)), 0.0) AS rating"
+    " AND (CAST(:family AS TEXT) IS NULL OR t.family = :family)), 0.0) AS rating"
     " FROM results r WHERE r.league_id = :league AND r.guild_id = :guild AND r.user_id IS NOT NULL"
-    " AND (:family IS NULL OR r.family = :family) GROUP BY r.user_id"
+    " AND (CAST(:family AS TEXT) IS NULL OR r.family = :family) GROUP BY r.user_id"
 )
 _TIES = ", wins DESC, games DESC, user_id ASC"
 
@@ -261,14 +258,14 @@ WITH mine AS (
 )
 SELECT
     COUNT(*) AS games,
-    COALESCE(SUM(place = 1), 0) AS wins,
+    COALESCE(SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END), 0) AS wins,
     AVG(score) AS avg_score,
-    (SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) AS n FROM runs WHERE place = 1 GROUP BY run))
+    (SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) AS n FROM runs WHERE place = 1 GROUP BY run) AS lengths)
         AS best_streak,
     CASE WHEN EXISTS (SELECT 1 FROM last_loss)
         THEN (SELECT COUNT(*) FROM mine
               WHERE (finished_at, game_id) > (SELECT finished_at, game_id FROM last_loss))
-        ELSE COALESCE(SUM(place = 1), 0) END AS current_streak,
+        ELSE COALESCE(SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END), 0) END AS current_streak,
     (SELECT variant FROM mine GROUP BY variant ORDER BY COUNT(*) DESC, MAX(finished_at) DESC, variant LIMIT 1)
         AS favourite
 FROM mine
@@ -292,5 +289,5 @@ _BOARD_ORDER = {
     "rating": " ORDER BY rating DESC" + _TIES,
     "wins": " ORDER BY wins DESC, games DESC, user_id ASC",
     "games": " ORDER BY games DESC, wins DESC, user_id ASC",
-    "winpct": " ORDER BY CAST(wins AS REAL) / games DESC" + _TIES,
+    "winpct": " ORDER BY CAST(wins AS DOUBLE PRECISION) / games DESC" + _TIES,
 }

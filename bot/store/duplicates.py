@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import builtins
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Row, Tx
 from bot.store.errors import StoreRefusal
 from bot.store.validate import dumps
 
@@ -47,7 +46,7 @@ class DuplicateTable:
     status: str
 
 
-def event_record(row: sqlite3.Row) -> DuplicateEvent:
+def event_record(row: Row) -> DuplicateEvent:
     return DuplicateEvent(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -86,7 +85,7 @@ class Duplicates:
         now = time.time()
         text = dumps(options, "the event's options")
         event_id = await self._db.write(
-            Tx.run,
+            Tx.insert,
             "INSERT INTO duplicate_events (guild_id, channel_id, organizer_id, variant, players, options,"
             " seed, deals, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, organizer_id, variant, players, text, seed, deals, now),

@@ -7,17 +7,16 @@ the source of truth; each action is its own transaction, written before the new 
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from typing import Any
 
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Row, Tx
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError
 from bot.store.records import UNFINISHED, GameRecord
 from bot.store.validate import check_id, check_status, dumps, is_int, seats_json
 
 
-def game_record(row: sqlite3.Row, actions: list[tuple[int, str]]) -> GameRecord:
+def game_record(row: Row, actions: list[tuple[int, str]]) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -95,7 +94,7 @@ class Games:
         )
         now = time.time()
         game_id = await self._db.write(
-            Tx.run,
+            Tx.insert,
             "INSERT INTO games (guild_id, channel_id, host_id, variant, family, options, seed, players,"
             " seats, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*params, now, now),
@@ -219,7 +218,7 @@ class Games:
     async def unfinished(self) -> list[GameRecord]:
         """Every game in the lobby or being played (what start-up resumes), oldest first."""
 
-        def unfinished(tx: Tx) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+        def unfinished(tx: Tx) -> tuple[list[Row], list[Row]]:
             rows = tx.all("SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
             actions = tx.all(
                 "SELECT a.game_id, a.seat, a.action FROM games g JOIN actions a ON a.game_id = g.id"

@@ -6,12 +6,11 @@ Read-only; every query goes through the indexes ``results_player`` and ``rating_
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from bot.levels import computer_label
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Row, Tx
 from bot.store.errors import GameNotFound, StoreError
 from bot.store.games import read_game
 from bot.store.records import GameRecord
@@ -100,7 +99,7 @@ class GameHistory:
         if not is_int(limit) or not 1 <= limit <= MAX_PAGE or not is_int(offset) or offset < 0:
             raise StoreError(f"limit must be 1 to {MAX_PAGE} and offset 0 or more")
 
-        def read(tx: Tx) -> tuple[list[sqlite3.Row], list[sqlite3.Row], list[sqlite3.Row]]:
+        def read(tx: Tx) -> tuple[list[Row], list[Row], list[Row]]:
             mine = tx.all(
                 "SELECT game_id, seat, side, place, score, variant, family, finished_at, league_id"
                 " FROM results WHERE guild_id = ? AND user_id = ?"
@@ -108,6 +107,8 @@ class GameHistory:
                 (guild_id, user_id, limit, offset),
             )
             ids = [row["game_id"] for row in mine]
+            if not ids:
+                return mine, [], []
             marks = ", ".join("?" * len(ids))
             # Only "?" marks are joined in: the ids themselves are bound parameters.
             everyone = tx.all(
@@ -149,10 +150,10 @@ class GameHistory:
         rows = await self._db.read(
             Tx.all,
             "SELECT * FROM (SELECT h.game_id, h.finished_at, h.family, h.ordinal,"
-            " COALESCE((SELECT r.place = 1 FROM results r WHERE r.game_id = h.game_id"
-            " AND r.user_id = h.user_id LIMIT 1), 0) AS won"
+            " COALESCE((SELECT CASE WHEN r.place = 1 THEN 1 ELSE 0 END FROM results r"
+            " WHERE r.game_id = h.game_id AND r.user_id = h.user_id LIMIT 1), 0) AS won"
             " FROM rating_history h WHERE h.guild_id = ? AND h.user_id = ? AND h.rated = 1"
-            " ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?) ORDER BY finished_at, game_id",
+            " ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?) AS latest ORDER BY finished_at, game_id",
             (guild_id, user_id, MAX_TREND),
         )
         return [
@@ -166,7 +167,7 @@ class GameHistory:
         rows = await self._db.read(
             Tx.all,
             "SELECT * FROM (SELECT game_id, finished_at, family, place FROM results"
-            " WHERE guild_id = ? AND user_id = ? ORDER BY finished_at DESC, game_id DESC LIMIT ?)"
+            " WHERE guild_id = ? AND user_id = ? ORDER BY finished_at DESC, game_id DESC LIMIT ?) AS latest"
             " ORDER BY finished_at, game_id",
             (guild_id, user_id, MAX_TREND),
         )

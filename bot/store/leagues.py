@@ -6,19 +6,19 @@ Each guild's timezone (for the times people type) is kept here too."""
 from __future__ import annotations
 
 import builtins
-import sqlite3
 import time
 from datetime import UTC, datetime
 
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Row, Tx
 from bot.store.errors import StoreRefusal
 from bot.store.records import League, StandingRow, win_pct
+from bot.store.validate import containing
 
 MAX_LEAGUE_NAME = 100
 MAX_ZONE_NAME = 64
 
 
-def league_record(row: sqlite3.Row) -> League:
+def league_record(row: Row) -> League:
     return League(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -38,7 +38,7 @@ def stamp(moment: float) -> str:
     return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _running_row(tx: Tx, guild_id: int, now: float) -> sqlite3.Row | None:
+def _running_row(tx: Tx, guild_id: int, now: float) -> Row | None:
     # The latest started one: a league past its planned end that the clock has not closed yet
     # may still be open beside the one that started after it.
     return tx.one(
@@ -51,7 +51,7 @@ def _running_row(tx: Tx, guild_id: int, now: float) -> sqlite3.Row | None:
 def _check_no_overlap(tx: Tx, guild_id: int, start: float, ends_at: float | None, now: float) -> None:
     clash = tx.one(
         "SELECT name, started_at, ends_at FROM leagues WHERE guild_id = ? AND ended_at IS NULL"
-        " AND (? IS NULL OR started_at < ?) AND (ends_at IS NULL OR ends_at > ?)"
+        " AND (CAST(? AS DOUBLE PRECISION) IS NULL OR started_at < ?) AND (ends_at IS NULL OR ends_at > ?)"
         " ORDER BY started_at LIMIT 1",
         (guild_id, ends_at, ends_at, start),
     )
@@ -69,7 +69,8 @@ def _check_no_overlap(tx: Tx, guild_id: int, start: float, ends_at: float | None
 def read_standings(tx: Tx, league_id: int) -> list[StandingRow]:
     """A league's standings inside ``tx``: wins, then points, then fewer games, then user id."""
     rows = tx.all(
-        "SELECT user_id, COUNT(*) AS games, SUM(place = 1) AS wins, SUM(score) AS points"
+        "SELECT user_id, COUNT(*) AS games, SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins,"
+        " SUM(score) AS points"
         " FROM results WHERE league_id = ? AND user_id IS NOT NULL GROUP BY user_id"
         " ORDER BY wins DESC, points DESC, games ASC, user_id ASC",
         (league_id,),
@@ -116,9 +117,9 @@ class Leagues:
         # Started now (or in the past): whoever starts it says so; scheduled: the clock will.
         announced = now if start <= now else None
 
-        def begin(tx: Tx) -> int | None:
+        def begin(tx: Tx) -> int:
             _check_no_overlap(tx, guild_id, start, ends_at, now)
-            return tx.run(
+            return tx.insert(
                 "INSERT INTO leagues (guild_id, name, family, started_at, ends_at, channel_id,"
                 " start_announced_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, name, family, start, ends_at, channel_id, announced),
@@ -168,10 +169,10 @@ class Leagues:
     async def list(self, guild_id: int, *, limit: int = 25, matching: str = "") -> builtins.list[League]:
         """The guild's leagues, newest first (scheduled ones first of all), for pickers and
         autocomplete; ``matching``: only names containing that text (any case)."""
-        pattern = "%" + matching.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = containing(matching)
         rows = await self._db.read(
             Tx.all,
-            "SELECT * FROM leagues WHERE guild_id = ? AND name LIKE ? ESCAPE '\\'"
+            "SELECT * FROM leagues WHERE guild_id = ? AND lower(name) LIKE lower(?) ESCAPE '\\'"
             " ORDER BY started_at DESC, id DESC LIMIT ?",
             (guild_id, pattern, limit),
         )
@@ -181,7 +182,7 @@ class Leagues:
         """The guild's newest league with this name (any case), or None."""
         row = await self._db.read(
             Tx.one,
-            "SELECT * FROM leagues WHERE guild_id = ? AND name = ? COLLATE NOCASE"
+            "SELECT * FROM leagues WHERE guild_id = ? AND lower(name) = lower(?)"
             " ORDER BY started_at DESC, id DESC LIMIT 1",
             (guild_id, name.strip()),
         )

@@ -160,7 +160,7 @@ def _save_ratings(
             "INSERT INTO ratings (guild_id, family, user_id, mu, sigma, ordinal, games, wins)"
             " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, family, user_id) DO UPDATE SET"
             " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
-            " games = games + 1, wins = wins + excluded.wins",
+            " games = ratings.games + 1, wins = ratings.wins + excluded.wins",
             (guild_id, family, player, mu, sigma, ordinal((mu, sigma)), won),
         )
         tx.run(

@@ -8,22 +8,21 @@ all-time ratings (``bot.store.ratings.rate``).
 from __future__ import annotations
 
 import builtins
-import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.store.boards import _BOARD_ORDER, MAX_PAGE, ORDERS
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Row, Tx
 from bot.store.errors import StoreError, StoreRefusal
 from bot.store.ratings import Rating, default_rating, ordinal, rate, rated_player
 from bot.store.records import FamilyRating, LeaderRow, Season, SeatResult, win_pct
-from bot.store.validate import is_int
+from bot.store.validate import containing, is_int
 
 MAX_SEASON_NAME = 100
 
 
-def season_record(row: sqlite3.Row) -> Season:
+def season_record(row: Row) -> Season:
     return Season(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -65,7 +64,7 @@ def credit_season(
             "INSERT INTO season_ratings (season_id, guild_id, family, user_id, mu, sigma, ordinal, games,"
             " wins) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (season_id, family, user_id) DO UPDATE"
             " SET mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
-            " games = games + 1, wins = wins + excluded.wins",
+            " games = season_ratings.games + 1, wins = season_ratings.wins + excluded.wins",
             (season["id"], guild_id, family, player, mu, sigma, ordinal((mu, sigma)), won),
         )
 
@@ -92,7 +91,7 @@ class Seasons:
                     raise StoreRefusal(f"the current season is already called {name!r}: choose a new name")
                 previous.ended_at = now
                 tx.run("UPDATE seasons SET ended_at = ? WHERE id = ?", (now, previous.id))
-            season_id = tx.run(
+            season_id = tx.insert(
                 "INSERT INTO seasons (guild_id, name, started_at) VALUES (?, ?, ?)", (guild_id, name, now)
             )
             return Season(season_id or 0, guild_id, name, now, None), previous
@@ -112,11 +111,12 @@ class Seasons:
 
     async def list(self, guild_id: int, *, limit: int = 25, matching: str = "") -> builtins.list[Season]:
         """The guild's seasons, newest first; ``matching``: names containing that text (any case)."""
+        pattern = containing(matching)
         rows = await self._db.read(
             Tx.all,
-            "SELECT * FROM seasons WHERE guild_id = ? AND instr(lower(name), lower(?)) > 0"
+            "SELECT * FROM seasons WHERE guild_id = ? AND lower(name) LIKE lower(?) ESCAPE '\\'"
             " ORDER BY started_at DESC, id DESC LIMIT ?",
-            (guild_id, matching, limit),
+            (guild_id, pattern, limit),
         )
         return [season_record(row) for row in rows]
 
@@ -124,7 +124,7 @@ class Seasons:
         """The guild's newest season with this name (any case), or None."""
         row = await self._db.read(
             Tx.one,
-            "SELECT * FROM seasons WHERE guild_id = ? AND name = ? COLLATE NOCASE"
+            "SELECT * FROM seasons WHERE guild_id = ? AND lower(name) = lower(?)"
             " ORDER BY started_at DESC, id DESC LIMIT 1",
             (guild_id, name.strip()),
         )
@@ -148,7 +148,7 @@ class Seasons:
         params: dict[str, Any] = {"season": season_id, "family": family, "limit": limit, "offset": offset}
         rows = await self._db.read(
             Tx.all,
-            "SELECT * FROM (" + source + ")" + _BOARD_ORDER[order] + " LIMIT :limit OFFSET :offset",  # noqa: S608
+            "SELECT * FROM (" + source + ") AS board" + _BOARD_ORDER[order] + " LIMIT :limit OFFSET :offset",  # noqa: S608
             params,
         )
         return [
@@ -169,7 +169,7 @@ class Seasons:
         return int(
             await self._db.read(
                 Tx.value,
-                "SELECT COUNT(*) FROM (" + source + ")",  # noqa: S608  (constant SQL)
+                "SELECT COUNT(*) FROM (" + source + ") AS board",  # noqa: S608  (constant SQL)
                 {"season": season_id, "family": family},
             )
         )
@@ -179,8 +179,8 @@ class Seasons:
         _, new_sigma = default_rating()
         row = await self._db.read(
             Tx.one,
-            "SELECT EXISTS (SELECT 1 FROM season_ratings WHERE season_id = ? AND (? IS NULL OR family = ?)"
-            " AND sigma < ?)",
+            "SELECT EXISTS (SELECT 1 FROM season_ratings WHERE season_id = ?"
+            " AND (CAST(? AS TEXT) IS NULL OR family = ?) AND sigma < ?)",
             (season_id, family, family, new_sigma),
         )
         return bool(row and row[0])

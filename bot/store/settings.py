@@ -5,11 +5,10 @@ from __future__ import annotations
 import copy
 import json
 import math
-import sqlite3
 import time
 from typing import Any
 
-from bot.store.database import Database, Tx
+from bot.store.database import Database, Row, Tx
 from bot.store.errors import StoreError, StoreRefusal
 from bot.store.records import THREAD_MODES, GuildSettings
 from bot.store.validate import dumps, is_int, options_by_variant
@@ -68,7 +67,7 @@ class GuildSettingsRepo:
         # bot per database), and update() refreshes the copy once its write has committed.
         self._cache: dict[int, GuildSettings] = {}
 
-    def _from_row(self, guild_id: int, row: sqlite3.Row | None) -> GuildSettings:
+    def _from_row(self, guild_id: int, row: Row | None) -> GuildSettings:
         if row is None:
             return GuildSettings(
                 guild_id, computer_delay_seconds=self.default_computer_delay,

@@ -1,108 +1,79 @@
-"""The SQLite file: checks before opening, PRAGMAs, migrations, and transactions on the store's threads.
+"""The SQLite backend: one file, checks before opening, PRAGMAs, migrations, and its threads.
 
-A transaction is a plain function of a ``Tx``: ``await db.read(fn, *args)`` runs ``fn(tx, *args)``
-in a read transaction on a reader thread, ``await db.write(fn, *args)`` in a write transaction on
-the writer thread (see ``bot.store.worker``: writes queued together commit together, each in its
-own savepoint). The function runs in one go on that thread, so it cannot await anything.
-
-Rule for everything built on ``Database``: code that runs inside a transaction takes a ``tx``
-argument and uses only it; it never calls ``db.read()`` or ``db.write()`` itself (that would wait
-for its own thread for ever; ``Database`` refuses it with a ``RuntimeError`` instead). A write
-commits everything its function did together or nothing: an exception raised by the function
-rolls back its changes alone and reaches the caller. A caller cancelled while its write runs does
-not stop it: the change commits whole (or not at all), never in part.
+The embedded default: WAL mode, so readers never wait for the one writer; a writer thread commits
+writes queued together in one transaction (group commit) and reader threads read beside it
+(``bot.store.worker``). The schema is built by the numbered SQL files in ``data/migrations/``;
+``PRAGMA user_version`` records how many have been applied, so an older database upgrades in place.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import queue
 import shutil
 import sqlite3
-import threading
-import time
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Iterable, Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.files import prepare_database_file
+from bot.store.database import APPLICATION, Database, Params, Row, Tx
 from bot.store.errors import StoreError
 from bot.store.migrations import Migration, load_migrations
-from bot.store.worker import Job, Stats, Worker, transient_reason
+from bot.store.worker import Job, Worker
 
-APPLICATION = "tricknight"
+log = logging.getLogger("bot.store")
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 READERS = 2  # reader threads (each its own connection) beside the writer
-WRITE_DEADLINE = 2.0  # seconds a write may keep retrying a locked/full/read-only database
-READ_DEADLINE = 2.0
 STATEMENT_CACHE = 256  # prepared statements kept per connection
 STARTUP_BUSY_MS = 2000  # start-up may wait a little for another program's lock
 WRITER_BUSY_MS = 100  # then the writer retries with backoff itself (bot.store.worker)
 
-Params = Sequence[Any] | Mapping[str, Any]
-
-# How long a write may keep retrying a locked, full or read-only database, for the code running
-# now (a ContextVar, so each task can have its own: a click less than Discord's 3 s, a computer
-# turn less, as it is simply tried again later). ``with write_patience(seconds):`` sets it.
-_patience: ContextVar[float] = ContextVar("store_write_patience", default=WRITE_DEADLINE)
+# SQLite's primary result codes that mean "not now" rather than "never".
+_TRANSIENT = {5: "locked", 6: "locked", 8: "read-only", 10: "disk error", 13: "full", 14: "cannot open"}
 
 
-@contextlib.contextmanager
-def write_patience(seconds: float) -> Iterator[None]:
-    """Writes inside this block give up after ``seconds`` of a locked, full or read-only database."""
-    token = _patience.set(seconds)
-    try:
-        yield
-    finally:
-        _patience.reset(token)
+def transient_reason(err: BaseException) -> str | None:
+    """Why a SQLite error is worth retrying (locked, read-only, full, disk error), or None."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if not isinstance(err, sqlite3.Error) or code is None:
+        return None
+    return _TRANSIENT.get(code & 0xFF)
 
 
-T = TypeVar("T")
-
-
-class Tx:
-    """The statements of one transaction, run on the store's thread.
-
-    Valid only while its transaction function runs: afterwards every call raises ``StoreError``.
-    """
+class SQLiteTx(Tx):
+    """A transaction on one SQLite connection."""
 
     __slots__ = ("_conn",)
 
     def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn: sqlite3.Connection | None = conn
+        super().__init__()
+        self._conn = conn
 
-    def _connection(self) -> sqlite3.Connection:
-        if self._conn is None:
-            raise StoreError("this transaction is over (a tx was kept past its function)")
-        return self._conn
+    def _all(self, sql: str, params: Params) -> list[Row]:
+        rows: list[Row] = self._conn.execute(sql, params).fetchall()
+        return rows
 
-    def end(self) -> None:
-        self._conn = None
-
-    def all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        return self._connection().execute(sql, params).fetchall()
-
-    def one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = self._connection().execute(sql, params).fetchone()
+    def _one(self, sql: str, params: Params) -> Row | None:
+        row: Row | None = self._conn.execute(sql, params).fetchone()
         return row
 
-    def value(self, sql: str, params: Params = ()) -> Any:
-        """The first column of the first row of a query that always returns a row."""
-        row = self.one(sql, params)
-        if row is None:
-            raise StoreError(f"the database returned nothing for {sql!r} (is it damaged?)")
-        return row[0]
+    def _run(self, sql: str, params: Params) -> None:
+        self._conn.execute(sql, params)
 
-    def run(self, sql: str, params: Params = ()) -> int | None:
-        """Execute one statement; returns the new row's id for an INSERT."""
-        return self._connection().execute(sql, params).lastrowid
+    def _insert(self, sql: str, params: Params) -> int:
+        rowid = self._conn.execute(sql, params).lastrowid
+        if rowid is None:
+            raise StoreError(f"{sql!r} inserted no row")
+        return rowid
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self._connection().executemany(sql, rows)
+    def _executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self._conn.executemany(sql, rows)
 
 
 MIN_FREE_BYTES = 1 << 20  # below this much free disk space the database cannot safely grow
@@ -168,23 +139,77 @@ def startup_message(label: str, reason: str | None, err: BaseException | None = 
     )
 
 
-class Database:
-    """SQLite through one writer thread and a few reader threads. ``await Database.open(path)``.
+class SQLiteWorker(Worker):
+    """A thread with its own SQLite connection."""
 
-    ``await db.read(fn, *args)`` and ``await db.write(fn, *args)`` run ``fn(tx, *args)`` as one
-    transaction and return its result (see the module docstring for the rule they follow).
-    ``stats`` holds the waits and group sizes for benches.
-    """
+    def __init__(self, name: str, conn: sqlite3.Connection, **common: Any) -> None:
+        super().__init__(name, **common)
+        self.conn = conn
+
+    def _commit_group(self, live: list[Job]) -> None:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        for job in live:
+            job.result, job.error = None, None
+            conn.execute("SAVEPOINT job")
+            tx = SQLiteTx(conn)
+            try:
+                job.result = job.fn(tx, *job.args)
+                conn.execute("RELEASE job")
+            except sqlite3.Error as err:
+                if transient_reason(err) is not None or not conn.in_transaction:
+                    raise  # the whole group is retried (SQLite may have rolled it all back)
+                conn.execute("ROLLBACK TO job")
+                conn.execute("RELEASE job")
+                job.error = self._failed(err)
+            except Exception as err:
+                conn.execute("ROLLBACK TO job")
+                conn.execute("RELEASE job")
+                job.error = err
+            finally:
+                tx.end()
+        conn.execute("COMMIT")
+
+    def _run_read(self, job: Job) -> None:
+        tx = SQLiteTx(self.conn)
+        try:
+            self.conn.execute("BEGIN")
+            job.result = job.fn(tx, *job.args)
+            self.conn.execute("COMMIT")
+        finally:
+            tx.end()
+
+    def _run_raw(self, job: Job) -> Any:
+        return job.fn(self.conn, *job.args)
+
+    def _transient(self, err: BaseException) -> str | None:
+        return transient_reason(err)
+
+    def _is_database_error(self, err: BaseException) -> bool:
+        return isinstance(err, sqlite3.Error)
+
+    def _reset(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.exception("the database %s could not roll back", self.label)
+
+    def _failed(self, err: BaseException) -> StoreError:
+        # Callers catch one exception type; the SQLite error stays attached as __cause__.
+        failure = StoreError(f"the database {self.label} failed: {err} (nothing of this change was saved)")
+        failure.__cause__ = err
+        return failure
+
+
+class SQLiteDatabase(Database):
+    """SQLite through one writer thread and a few reader threads. ``await SQLiteDatabase.open(path)``."""
+
+    backend = "sqlite"
 
     def __init__(self, label: str) -> None:
-        self.path = label
-        self.schema_version = 0
-        self.stats = Stats()
-        self._writer: Worker | None = None
-        self._readers: list[Worker] = []
-        self._read_jobs: queue.SimpleQueue[Job | None] | None = None
-        self._idents: set[int] = set()
-        self._closed = False
+        super().__init__(label)
+        self._conns: list[sqlite3.Connection] = []
 
     @classmethod
     async def open(
@@ -194,7 +219,7 @@ class Database:
         migrations_dir: Traversable | None = None,
         integrity_check: bool = True,
         readers: int = READERS,
-    ) -> Database:
+    ) -> SQLiteDatabase:
         """Open (or create) the database at ``path`` and bring its schema up to date.
 
         ``":memory:"`` gives a private in-memory database (for tests; its reads go through the
@@ -209,28 +234,23 @@ class Database:
         label = ":memory:" if memory else str(await asyncio.to_thread(check_file, path))
         db = cls(label)
         conn = await asyncio.to_thread(db._open_writer, migrations, integrity_check)
-        loop = asyncio.get_running_loop()
-        common: dict[str, Any] = {"loop": loop, "stats": db.stats, "label": label, "make_tx": Tx}
-        db._writer = Worker("tricknight-store-writer", conn, **common)
+        db._conns.append(conn)
+        common: dict[str, Any] = {"loop": asyncio.get_running_loop(), "stats": db.stats, "label": label}
+        threads = [SQLiteWorker("tricknight-store-writer", conn, jobs=db._write_jobs, **common)]
         if not memory and readers > 0:
             try:
                 conns = await asyncio.to_thread(lambda: [db._open_reader() for _ in range(readers)])
             except BaseException:
                 conn.close()
                 raise
+            db._conns += conns
             db._read_jobs = queue.SimpleQueue()
-            db._readers = [
-                Worker(f"tricknight-store-reader-{n}", c, jobs=db._read_jobs, **common)
+            threads += [
+                SQLiteWorker(f"tricknight-store-reader-{n}", c, jobs=db._read_jobs, **common)
                 for n, c in enumerate(conns)
             ]
-        for worker in db._workers():
-            worker.start()
-            assert worker.ident is not None
-            db._idents.add(worker.ident)
+        db._start(list(threads))
         return db
-
-    def _workers(self) -> list[Worker]:
-        return ([self._writer] if self._writer else []) + self._readers
 
     # ----- opening (on a worker thread, before the workers start) -----------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -264,7 +284,7 @@ class Database:
         self, conn: sqlite3.Connection, migrations: list[Migration], *, integrity_check: bool
     ) -> None:
         latest = migrations[-1].version
-        tx = Tx(conn)  # nobody else has the database yet: no transaction needed to look
+        tx = SQLiteTx(conn)  # nobody else has the database yet: no transaction needed to look
         try:
             # Look before writing anything: WAL mode and migrations both change the file.
             version = int(tx.value("PRAGMA user_version"))
@@ -336,65 +356,11 @@ class Database:
                 f"The database stays at schema {migration.version - 1}."
             ) from None
 
-    # ----- transactions ------------------------------------------------------------------------------------
-    def read(self, fn: Callable[..., T], *args: Any) -> Coroutine[Any, Any, T]:
-        """Run ``fn(tx, *args)`` in a read transaction (a consistent snapshot of committed data)."""
-        self._refuse_nesting()
-        return self._submit("read", fn, args, READ_DEADLINE, self._read_jobs)
-
-    def write(
-        self, fn: Callable[..., T], *args: Any, deadline: float | None = None
-    ) -> Coroutine[Any, Any, T]:
-        """Run ``fn(tx, *args)`` in a write transaction; returns once it is committed (durable).
-
-        A locked, full or read-only database is retried for up to ``deadline`` seconds (default:
-        the ``write_patience`` in force), then ``StoreUnavailable`` is raised and nothing of the
-        change is saved.
-        """
-        self._refuse_nesting()
-        return self._submit("write", fn, args, _patience.get() if deadline is None else deadline, None)
-
-    def on_writer(self, fn: Callable[..., T], *args: Any) -> Coroutine[Any, Any, T]:
-        """Run ``fn(connection, *args)`` on the writer's thread outside any transaction, after the
-        writes queued before it (connection settings, maintenance, fault tests)."""
-        self._refuse_nesting()
-        return self._submit("raw", fn, args, 0.0, None)
-
-    def _refuse_nesting(self) -> None:
-        if threading.get_ident() in self._idents:
-            raise RuntimeError("read()/write() entered inside a transaction: pass its tx down instead")
-
-    async def _submit(
-        self,
-        kind: str,
-        fn: Callable[..., T],
-        args: tuple[Any, ...],
-        deadline: float,
-        jobs: queue.SimpleQueue[Job | None] | None,
-    ) -> T:
-        if self._closed or self._writer is None:
-            raise StoreError("the store is closed")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        (jobs or self._writer.jobs).put(Job(kind, fn, args, future, time.monotonic() + deadline))
-        return await future
-
-    async def close(self) -> None:
-        """Finish the work queued so far, then close the database (safe to call twice)."""
-        if self._closed or self._writer is None:
-            return
+    async def _before_close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
             # Lets SQLite refresh its planner statistics when they are stale; cheap.
             await self.on_writer(lambda conn: conn.execute("PRAGMA optimize"))
-        self._closed = True
-        self._writer.jobs.put(None)
-        for _ in self._readers:
-            assert self._read_jobs is not None
-            self._read_jobs.put(None)
-        workers = self._workers()
 
-        def finish() -> None:
-            for worker in workers:
-                worker.join()
-                worker.conn.close()
-
-        await asyncio.to_thread(finish)
+    def _disconnect(self) -> None:
+        for conn in self._conns:
+            conn.close()

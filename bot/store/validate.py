@@ -72,3 +72,8 @@ def options_by_variant(value: Any) -> dict[str, dict[str, Any]]:
             raise StoreRefusal(f"default_options for {variant} must be a mapping of option to value")
         out[variant] = dict(options)
     return out
+
+
+def containing(text: str) -> str:
+    """A ``LIKE ... ESCAPE '\\'`` pattern for names that contain ``text`` as it is typed."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

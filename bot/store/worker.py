@@ -1,25 +1,27 @@
 """The store's threads: one writer that commits queued writes in groups, and readers beside it.
 
-SQLite in WAL mode lets readers run while one writer writes, so reads never wait for writes. Each
-thread owns one connection and runs whole transactions (plain functions of a ``Tx``) in one go, so
-a transaction never spans turns of the event loop and holds the database only while SQLite works.
+Each thread owns one connection and runs whole transactions (plain functions of a ``Tx``) in one
+go, so a transaction never spans turns of the event loop and holds the database only while the
+database works. This module holds what every backend's threads share: the jobs, the figures, the
+loop that groups writes, and the back-off; ``bot.store.sqlite`` and ``bot.store.postgresql`` say
+how a group is committed and which failures are worth retrying.
 
 Group commit: the writer takes every write queued while it was busy and runs them in one
 transaction, each inside its own SAVEPOINT (a write that fails is rolled back alone and its caller
 gets the error; the others go on). One COMMIT then makes the whole group durable, and only then is
-each caller answered. A transient failure (the file locked by another program, a full disk, a
-read-only file) rolls the group back and retries it with backoff until each job's deadline; a job
-whose deadline passes fails with ``StoreUnavailable``.
+each caller answered. A transient failure (a file locked by another program, a full disk, a
+server that cannot be reached) rolls the group back and retries it with backoff until each job's
+deadline; a job whose deadline passes fails with ``StoreUnavailable``.
 """
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import collections
 import contextlib
 import logging
 import queue
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -33,24 +35,15 @@ log = logging.getLogger("bot.store")
 MAX_GROUP = 64  # writes per transaction at most: keeps one group's commit short
 BACKOFF_FIRST, BACKOFF_MAX = 0.02, 0.5  # seconds between retries of a transient failure
 
-# SQLite's primary result codes that mean "not now" rather than "never".
-_TRANSIENT = {5: "locked", 6: "locked", 8: "read-only", 10: "disk error", 13: "full", 14: "cannot open"}
-
-
-def transient_reason(err: BaseException) -> str | None:
-    """Why a SQLite error is worth retrying (locked, read-only, full, disk error), or None."""
-    code = getattr(err, "sqlite_errorcode", None)
-    if not isinstance(err, sqlite3.Error) or code is None:
-        return None
-    return _TRANSIENT.get(code & 0xFF)
-
-
 UNAVAILABLE = {
     "locked": "is locked by another program",
     "read-only": "cannot be written (the file or its folder is read-only)",
     "full": "cannot grow: the disk is full",
     "disk error": "could not be read or written (the disk reported an error)",
     "cannot open": "cannot be opened (it was moved or its folder is gone)",
+    "unreachable": "cannot be reached (the server is down, restarting or refusing connections)",
+    "connection lost": "lost its connection in the middle of a transaction",
+    "conflict": "met a conflicting transaction of another process",
 }
 
 
@@ -131,29 +124,62 @@ def _settle(done: list[Job]) -> None:
             job.future.set_result(job.result)
 
 
-class Worker(threading.Thread):
-    """One connection and the thread that runs its jobs (from ``jobs``; ``None`` there ends it)."""
+class Worker(threading.Thread, abc.ABC):
+    """One connection and the thread that runs its jobs (from ``jobs``; ``None`` there ends it).
+
+    A backend says how a group of writes commits (``_commit_group``), how a read runs
+    (``_run_read``), which failures are transient (``_transient``: a reason from ``UNAVAILABLE``,
+    or None for a failure that retrying cannot mend) and how the connection is put right after a
+    failure (``_reset``).
+    """
 
     def __init__(
         self,
         name: str,
-        conn: sqlite3.Connection,
         *,
         loop: asyncio.AbstractEventLoop,
         stats: Stats,
         label: str,
-        make_tx: Callable[[sqlite3.Connection], Any],
         jobs: queue.SimpleQueue[Job | None] | None = None,
     ) -> None:
         super().__init__(name=name, daemon=True)
-        self.conn = conn
         self.loop = loop
         self.stats = stats
         self.label = label
-        self.make_tx = make_tx
         self.jobs: queue.SimpleQueue[Job | None] = jobs if jobs is not None else queue.SimpleQueue()
         self._held: Job | None = None
         self._failing: str | None = None  # the reason of the outage being retried, for one log line
+
+    # ----- what a backend provides -------------------------------------------------------------------
+    @abc.abstractmethod
+    def _commit_group(self, live: list[Job]) -> None:
+        """Run each job's function in its own savepoint of one transaction, then commit; a job's
+        own failure goes to ``job.error``, a failure of the whole group is raised."""
+
+    @abc.abstractmethod
+    def _run_read(self, job: Job) -> None:
+        """Run the job's function in a read transaction; sets ``job.result`` or raises."""
+
+    @abc.abstractmethod
+    def _run_raw(self, job: Job) -> Any:
+        """Run the job's function on the bare connection and return its result."""
+
+    @abc.abstractmethod
+    def _transient(self, err: BaseException) -> str | None:
+        """Why ``err`` is worth retrying (a key of ``UNAVAILABLE``), or None."""
+
+    @abc.abstractmethod
+    def _reset(self) -> None:
+        """Leave no transaction open after a failure (or drop a connection that broke)."""
+
+    @abc.abstractmethod
+    def _is_database_error(self, err: BaseException) -> bool:
+        """Whether ``err`` came from the database driver (it then reaches callers as ``StoreError``;
+        anything else a transaction function raised reaches them as it is)."""
+
+    @abc.abstractmethod
+    def _failed(self, err: BaseException) -> StoreError:
+        """The error a caller gets for a failure that retrying cannot mend."""
 
     # ----- the thread -------------------------------------------------------------------------------
     def run(self) -> None:
@@ -193,12 +219,12 @@ class Worker(threading.Thread):
         attempt = 0
         while live:
             try:
-                self._run_group(live)
+                self._commit_group(live)
                 self._recovered()
                 break
-            except sqlite3.Error as err:
-                self._rollback()
-                reason = transient_reason(err)
+            except Exception as err:
+                self._reset()
+                reason = self._transient(err)
                 if reason is None:
                     failure = self._failed(err)
                     for job in live:
@@ -209,44 +235,35 @@ class Worker(threading.Thread):
         self.stats.group(len(group), time.monotonic() - started)
         self._deliver(group)
 
-    def _failed(self, err: sqlite3.Error) -> StoreError:
-        # Callers catch one exception type; the SQLite error stays attached as __cause__.
-        failure = StoreError(f"the database {self.label} failed: {err} (nothing of this change was saved)")
-        failure.__cause__ = err
-        return failure
-
-    def _run_group(self, live: list[Job]) -> None:
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        for job in live:
+    def _read(self, job: Job) -> None:
+        started = time.monotonic()
+        self.stats.waited("read", started - job.queued)
+        attempt = 0
+        live = [job]
+        while live:
             job.result, job.error = None, None
-            conn.execute("SAVEPOINT job")
-            tx = self.make_tx(conn)
             try:
-                job.result = job.fn(tx, *job.args)
-                conn.execute("RELEASE job")
-            except sqlite3.Error as err:
-                if transient_reason(err) is not None or not conn.in_transaction:
-                    raise  # the whole group is retried (SQLite may have rolled it all back)
-                conn.execute("ROLLBACK TO job")
-                conn.execute("RELEASE job")
-                job.error = self._failed(err)
+                self._run_read(job)
+                self._recovered()
+                break
             except Exception as err:
-                conn.execute("ROLLBACK TO job")
-                conn.execute("RELEASE job")
-                job.error = err
-            finally:
-                tx.end()
-        conn.execute("COMMIT")
+                self._reset()
+                reason = self._transient(err)
+                if reason is None:
+                    job.error = self._failed(err) if self._is_database_error(err) else err
+                    break
+                live = self._back_off(live, reason, err, attempt)
+                attempt += 1
+        self._deliver([job])
 
-    def _rollback(self) -> None:
-        if self.conn.in_transaction:
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                log.exception("the database %s could not roll back", self.label)
+    def _raw(self, job: Job) -> None:
+        try:
+            job.result = self._run_raw(job)
+        except BaseException as err:
+            job.error = err
+        self._deliver([job])
 
-    def _back_off(self, live: list[Job], reason: str, err: sqlite3.Error, attempt: int) -> list[Job]:
+    def _back_off(self, live: list[Job], reason: str, err: BaseException, attempt: int) -> list[Job]:
         """Fail the jobs whose deadline comes before the next try, sleep, and return the rest."""
         if self._failing is None:
             log.warning("the database %s %s (%s): retrying", self.label, UNAVAILABLE[reason], err)
@@ -269,40 +286,3 @@ class Worker(threading.Thread):
         if self._failing is not None:
             log.warning("the database %s answers again", self.label)
             self._failing = None
-
-    def _read(self, job: Job) -> None:
-        started = time.monotonic()
-        self.stats.waited("read", started - job.queued)
-        attempt = 0
-        live = [job]
-        while live:
-            tx = self.make_tx(self.conn)
-            try:
-                self.conn.execute("BEGIN")
-                job.result = job.fn(tx, *job.args)
-                self.conn.execute("COMMIT")
-                self._recovered()
-                break
-            except sqlite3.Error as err:
-                self._rollback()
-                reason = transient_reason(err)
-                if reason is None:
-                    job.error = StoreError(f"the database {self.label} failed: {err}")
-                    job.error.__cause__ = err
-                    break
-                live = self._back_off(live, reason, err, attempt)
-                attempt += 1
-            except Exception as err:
-                self._rollback()
-                job.error = err
-                break
-            finally:
-                tx.end()
-        self._deliver([job])
-
-    def _raw(self, job: Job) -> None:
-        try:
-            job.result = job.fn(self.conn, *job.args)
-        except BaseException as err:
-            job.error = err
-        self._deliver([job])

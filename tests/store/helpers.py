@@ -99,3 +99,21 @@ def sql(path: Path, statement: str, params: Sequence[Any] = ()) -> list[tuple[An
         return conn.execute(statement, params).fetchall()
     finally:
         conn.close()
+
+
+async def refuse_scores_of(store: Store, score: int) -> None:
+    """A trigger that makes inserting a result with this score fail with "boom" (as a fault would,
+    after the other statements of the transaction ran), in the backend's own dialect."""
+    if store.backend == "sqlite":
+        statements = [
+            f"CREATE TRIGGER boom BEFORE INSERT ON results WHEN NEW.score = {score:d}"
+            " BEGIN SELECT RAISE(ABORT, 'boom'); END"
+        ]
+    else:
+        statements = [
+            "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS"
+            f" $$ BEGIN IF NEW.score = {score:d} THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$",
+            "CREATE TRIGGER boom BEFORE INSERT ON results FOR EACH ROW EXECUTE FUNCTION boom()",
+        ]
+    for statement in statements:
+        await store.db.write(Tx.run, statement)

@@ -423,7 +423,7 @@ async def test_a_database_locked_by_another_program_is_called_locked_not_damaged
     path = tmp_path / "t.db"
     async with await Store.open(path, migrations_dir=first_migration_only(tmp_path)):
         pass  # schema 1: the next start must write (upgrade) it
-    monkeypatch.setattr("bot.store.database.STARTUP_BUSY_MS", 200)
+    monkeypatch.setattr("bot.store.sqlite.STARTUP_BUSY_MS", 200)
     blocker = sqlite3.connect(path, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")
     try:
@@ -453,7 +453,7 @@ async def test_a_read_only_database_is_called_read_only(tmp_path, monkeypatch):
     real_access = os.access
     # (the tests run as root, who may write any file: ask os.access what another user would get)
     monkeypatch.setattr(
-        "bot.store.database.os.access", lambda p, mode: False if Path(p) == path else real_access(p, mode)
+        "bot.store.sqlite.os.access", lambda p, mode: False if Path(p) == path else real_access(p, mode)
     )
     with pytest.raises(StoreError, match="read-only for this user") as err:
         await Store.open(path)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from bot.store import GameNotFound, SeatResult, StoreError, Tx
+from bot.store import GameNotFound, SeatResult, StoreError
 from bot.store.ratings import computer_player
-from tests.store.helpers import computer, count, human, play_game, query, rating_of
+from tests.store.helpers import computer, count, human, play_game, query, rating_of, refuse_scores_of
 from tests.store.helpers import new_game as store_game
 
 
@@ -67,11 +65,7 @@ async def test_finish_checks_its_input(store):
 
 async def test_failure_mid_finish_writes_nothing(store):
     """A write that fails after ratings were updated rolls everything back (as a kill would)."""
-    await store.db.write(
-        Tx.run,
-        "CREATE TRIGGER boom BEFORE INSERT ON results WHEN NEW.score = 666"
-        " BEGIN SELECT RAISE(ABORT, 'boom'); END",
-    )
+    await refuse_scores_of(store, 666)
     game_id = await store_game(store, 1, [human(1), human(2)])
     with pytest.raises(StoreError, match="boom") as err:
         await store.results.finish(
@@ -81,7 +75,7 @@ async def test_failure_mid_finish_writes_nothing(store):
             results=[SeatResult(0, 1, 0, 1, 1), SeatResult(1, 2, 1, 666, 2)],
             rated=True,
         )
-    assert isinstance(err.value.__cause__, sqlite3.IntegrityError)
+    assert err.value.__cause__ is not None  # the driver's own error, kept
     assert [await count(store, t) for t in ("results", "ratings", "rating_history")] == [0, 0, 0]
     assert (await store.games.load(game_id)).status == "playing"
 
