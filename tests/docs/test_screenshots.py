@@ -191,3 +191,10 @@ def test_the_command_line_says_what_is_missing() -> None:
         make.main(["--html-only"])  # where should the pages go?
     with pytest.raises(SystemExit):
         make.main(["--chromium", "/nonexistent/chromium"])
+
+
+def test_the_readme_lists_every_screenshot_the_script_makes(made: Made) -> None:
+    readme = (MAKE.parents[2] / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"\(docs/screenshots/([a-z-]+)\.png\)", readme)
+    assert sorted(listed) == sorted(made.pages)
+    assert "PYTHONPATH=. python docs/screenshots/make.py" in readme
