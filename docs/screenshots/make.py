@@ -98,6 +98,8 @@ than the clock, and the same position gives the same hint on any machine."""
 # ----- what is captured --------------------------------------------------------------------------------
 @dataclass
 class Picture:
+    """An attached PNG and its alt text (the attachment's description)."""
+
     png: bytes
     description: str
 
@@ -153,6 +155,7 @@ class Scene:
 
 
 def component_rows(message: Any) -> list[list[dict[str, Any]]]:
+    """A message's components, row by row, as Discord's JSON (buttons and menus alike)."""
     rows = []
     for row in message.components:
         rows.append(row["components"] if isinstance(row, dict) else [c.to_dict() for c in row.children])
@@ -206,10 +209,12 @@ class WallClock:
         self.now = start
 
     def __call__(self) -> float:
+        """What ``time.time()`` returns now."""
         self.now += 0.001
         return self.now
 
     def advance(self, seconds: float) -> None:
+        """Move the clock on, as time passes at the table."""
         self.now += seconds
 
 
@@ -316,9 +321,11 @@ class World:
         assert joined.ephemeral and "You took seat" in joined.response.content, joined.response.content
 
     async def click(self, who: str, message: Any, label: str) -> Any:
+        """``who`` clicks the button whose label starts with ``label``; the click's result."""
         return await self.people[who].click(message, label=named(message, 2, label)["label"])
 
     async def start(self, host: str, opened: Opened, seed: int) -> None:
+        """The host clicks **Start**: the game is dealt from ``seed``."""
         with seeded(seed):
             await self.click(host, opened.message(), "Start")
         assert opened.table.status == "playing" and opened.table.game is not None
@@ -605,6 +612,7 @@ EYE = (
 
 
 def thread_icon(size: int) -> str:
+    """The thread icon as inline SVG, ``size`` pixels square."""
     return THREAD_ICON.replace("{size}", str(size))
 
 
@@ -682,6 +690,7 @@ def markdown(text: str, scene: Scene, now: float) -> str:
 
 
 def data_uri(png: bytes) -> str:
+    """The picture inlined in the page (nothing is fetched)."""
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
@@ -693,6 +702,7 @@ def fitted(png: bytes, max_width: int, max_height: int) -> tuple[int, int]:
 
 
 def image_tag(picture: Picture, max_width: int, max_height: int, css: str) -> str:
+    """An ``<img>`` of the picture at the size Discord would show it, with its alt text."""
     width, height = fitted(picture.png, max_width, max_height)
     return (
         f'<img class="{css}" src="{data_uri(picture.png)}" width="{width}" height="{height}" '
@@ -701,6 +711,7 @@ def image_tag(picture: Picture, max_width: int, max_height: int, css: str) -> st
 
 
 def embed_html(embed: dict[str, Any], message: Captured, scene: Scene) -> str:
+    """An embed: colour bar, title, description, fields (inline ones three to a row), image, footer."""
     colour = f"#{int(embed.get('color') or 0x1E1F22):06x}"
     parts = []
     if embed.get("title"):
@@ -757,6 +768,7 @@ def select_html(component: dict[str, Any], opened: bool) -> str:
 
 
 def component_html(component: dict[str, Any], scene: Scene) -> str:
+    """A button in its style's colour (faded when disabled), or a select menu."""
     if component.get("type") == 3:  # a select menu
         return select_html(
             component, bool(scene.open_menu) and component.get("placeholder") == scene.open_menu
@@ -795,6 +807,8 @@ def thread_started_html(message: Captured, scene: Scene) -> str:
 
 
 def message_html(message: Captured, scene: Scene) -> str:
+    """One message as the client lays it out: the line above an answer, avatar, name, BOT tag and
+    time, text, embeds, pictures, components, and "Only you can see this" for an ephemeral one."""
     if message.thread is not None:
         return thread_started_html(message, scene)
     parts = []
@@ -1036,6 +1050,7 @@ def screenshot(chromium: str, page_path: Path, png_path: Path, background: str) 
 
 
 def main(argv: list[str] | None = None) -> None:
+    """The command line: capture, write the pages, and (unless ``--html-only``) photograph them."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=HERE, help="where the PNGs go (default: this folder)")
     parser.add_argument("--html", type=Path, help="also keep the HTML pages in this folder")

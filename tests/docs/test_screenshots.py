@@ -47,6 +47,8 @@ class Errors(logging.Handler):
 
 @dataclass
 class Made:
+    """What one run of the script made: the module, its scenes by name, its pages, the errors logged."""
+
     make: ModuleType
     scenes: dict[str, Any]
     pages: dict[str, str]
