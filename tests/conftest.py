@@ -5,12 +5,13 @@ run on both store backends (``tests/services/postgres.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from bot.ai import base
 from tests.services import postgres
+from tests.services.pg_proxy import PostgresProxy
 from tests.services.postgres import PostgresTestServer
 
 
@@ -44,6 +45,16 @@ def postgres_server() -> Iterator[PostgresTestServer]:
 def postgres_url(postgres_server: PostgresTestServer) -> str:
     """A PostgreSQL URL of a fresh, empty schema for this test."""
     return postgres_server.schema_url()
+
+
+@pytest.fixture
+async def postgres_proxy(postgres_url: str) -> AsyncIterator[PostgresProxy]:
+    """A fault-making proxy in front of this test's PostgreSQL schema (``proxy.url``)."""
+    proxy = await PostgresProxy.start(postgres_url)
+    try:
+        yield proxy
+    finally:
+        await proxy.stop()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -134,6 +134,7 @@ class Store:
         migrations_dir: Traversable | None = None,
         integrity_check: bool = True,
         default_computer_delay: float = 1.0,
+        wait: float = 0.0,
     ) -> Store:
         """Open (or create) the database at ``target`` and bring its schema up to date.
 
@@ -142,12 +143,18 @@ class Store:
         database, is damaged, cannot be reached, or was written by a newer Trick Night.
         ``integrity_check`` runs SQLite's quick_check first (about a second per million results).
         ``default_computer_delay`` is the computer delay of a guild that never set its own.
+        ``wait``: seconds to keep trying a server that cannot be reached (with back-off, logged).
         """
         db: Database
         if is_postgresql_url(target):
-            from bot.store.postgresql import PostgresDatabase  # the driver is an optional install
-
-            db = await PostgresDatabase.open(str(target), migrations_dir=migrations_dir)
+            try:
+                from bot.store.postgresql import PostgresDatabase  # the driver is an optional install
+            except ImportError:
+                raise StoreError(
+                    "TRICKNIGHT_DATABASE names a PostgreSQL server, but its driver is not installed: "
+                    "pip install 'tricknight[postgresql]'"
+                ) from None
+            db = await PostgresDatabase.open(str(target), migrations_dir=migrations_dir, wait=wait)
         else:
             db = await SQLiteDatabase.open(
                 target, migrations_dir=migrations_dir, integrity_check=integrity_check

@@ -160,8 +160,10 @@ class Games:
     async def append_action(self, game_id: int, idx: int, seat: int, action: str) -> None:
         """Append one accepted action to a game's log, in its own transaction.
 
-        ``idx`` must be the number of actions already logged; anything else (a retried or
-        duplicated write, a lost one) raises ``ActionOutOfOrder`` and writes nothing.
+        The action's key is ``(game_id, idx)``: writing the same action again (a retry after a
+        commit whose answer was lost) is answered as done and writes nothing more. ``idx`` must
+        otherwise be the number of actions already logged; anything else (another action at
+        that index, a gap) raises ``ActionOutOfOrder`` and writes nothing.
         """
         if not is_int(idx) or not is_int(seat) or not isinstance(action, str):
             raise StoreError("append_action needs an integer index and seat and the action as text")
@@ -170,6 +172,9 @@ class Games:
             row = tx.one("SELECT status FROM games WHERE id = ?", (game_id,))
             if row is None:
                 raise GameNotFound(f"there is no game {game_id}")
+            logged = tx.one("SELECT seat, action FROM actions WHERE game_id = ? AND idx = ?", (game_id, idx))
+            if logged is not None and (logged["seat"], logged["action"]) == (seat, action):
+                return  # stored already: this is a retry of the same write
             if row["status"] not in UNFINISHED:
                 raise StoreError(f"game {game_id} is {row['status']}; no more actions can be recorded")
             count = tx.value("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))

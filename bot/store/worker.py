@@ -223,8 +223,8 @@ class Worker(threading.Thread, abc.ABC):
                 self._recovered()
                 break
             except Exception as err:
+                reason = self._transient(err)  # before the reset, which may drop a broken connection
                 self._reset()
-                reason = self._transient(err)
                 if reason is None:
                     failure = self._failed(err)
                     for job in live:
@@ -247,8 +247,8 @@ class Worker(threading.Thread, abc.ABC):
                 self._recovered()
                 break
             except Exception as err:
+                reason = self._transient(err)  # before the reset, which may drop a broken connection
                 self._reset()
-                reason = self._transient(err)
                 if reason is None:
                     job.error = self._failed(err) if self._is_database_error(err) else err
                     break

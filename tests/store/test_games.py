@@ -90,8 +90,13 @@ async def test_create_validates(store):
 async def test_append_action_refuses_double_and_skipped_writes(store):
     game_id = await store_game(store, 1, [human(1), human(2)])
     await store.games.append_action(game_id, 0, 0, "bid 2")
+    # The same action again (a retry after a commit whose answer was lost): done, nothing doubled.
+    await store.games.append_action(game_id, 0, 0, "bid 2")
+    assert (await store.games.load(game_id)).actions == [(0, "bid 2")]
     with pytest.raises(ActionOutOfOrder, match="next is number 1, not 0"):
-        await store.games.append_action(game_id, 0, 0, "bid 2")
+        await store.games.append_action(game_id, 0, 1, "bid 2")
+    with pytest.raises(ActionOutOfOrder, match="next is number 1, not 0"):
+        await store.games.append_action(game_id, 0, 0, "bid 3")
     with pytest.raises(ActionOutOfOrder):
         await store.games.append_action(game_id, 2, 1, "pass")
     await store.games.append_action(game_id, 1, 1, "pass")
