@@ -24,6 +24,8 @@ from bot.engine import (
     parse_option_pairs,
     variant_names,
 )
+from bot.irreversible import IRREVERSIBLE, question
+from bot.levels import find_level, level_name
 from bot.simulate import simulate
 
 
@@ -78,21 +80,33 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="house rule, e.g. --option target=21 --option smudge=on",
     )
-    play.add_argument("--level", default="basic", help="computer level (basic or random)")
+    play.add_argument(
+        "--level", default="easy",
+        help="the computers' level: easy (rule-based, the default) or hard (searches sampled deals, "
+        "up to a second a move); random plays random legal moves, for testing",
+    )  # fmt: skip
     play.add_argument("--seed", help="seed for a repeatable game (a whole number)")
 
     sim = sub.add_parser("simulate", help="play computer-only games and print the results")
     sim.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", default="1", help="seed of the first game (a whole number)")
-    sim.add_argument("--players")
-    sim.add_argument("--seats", help="comma-separated level per seat, e.g. basic,random,random")
-    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    sim.add_argument("--games", type=int, default=100, help="how many games to play (default 100)")
+    sim.add_argument("--seed", default="1", help="seed of the first game (a whole number; default 1)")
+    sim.add_argument("--players", help="number of players (default: the variant's usual number)")
+    sim.add_argument(
+        "--seats",
+        help="comma-separated level per seat, e.g. easy,random,random (default: easy in every seat). "
+        "Levels: easy (rule-based), hard (searches sampled deals, up to a second a move), "
+        "random (random legal moves, a yardstick for testing)",
+    )
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="house rule, e.g. --option target=21 --option smudge=on",
+    )  # fmt: skip
     sim.add_argument(
         "--max-deals",
         type=int,
         default=1000,
-        help="stop a game after this many deals (random play can go on for ever)",
+        help="stop a game after this many deals (random play can go on for ever; default 1000)",
     )
     meld = sub.add_parser("meld", help="count the meld in a pinochle hand")
     meld.add_argument("variant", help="a pinochle variant, e.g. pinochle-4")
@@ -118,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, EngineError, ConfigError, ValueError) as err:
         print(f"tricknight: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # e.g. a long simulate; play and the bot say so themselves
+        print("\ntricknight: stopped by Ctrl-C", file=sys.stderr)
+        return INTERRUPTED
 
 
 def run_command(settings: Settings) -> int:
@@ -188,58 +205,106 @@ def _game_from_args(args: argparse.Namespace) -> Game:
     return new_game(args.variant, players=args.players, options=options, seed=args.seed)
 
 
+INTERRUPTED = 130  # the exit status of a game stopped by Ctrl-C: 128 + SIGINT, as shells expect
+QUIT_WORDS = {"quit", "q", "exit"}
+YES_WORDS = {"yes", "y"}
+YES_TEXT = {"declare-out": "declare out", "concede": "concede", "throw-in": "throw in"}
+
+
+class Abandoned(Exception):
+    """The player typed 'quit' or the input ended (Ctrl-D): the game stops without a result."""
+
+
 def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    """One game in the terminal: you are seat 1, computers fill the other seats."""
+    """One game in the terminal: you are seat 1, computers fill the other seats. Exit status 0,
+    also when you quit; 130 when Ctrl-C stops it."""
     game = _game_from_args(args)
     family = type(game).family
-    if args.level not in levels(family):
-        raise UsageError(f"no computer level {args.level!r}; choose one of: {', '.join(levels(family))}")
+    level = find_level(args.level, levels(family))
     names = ["You"] + [f"Computer {seat + 1}" for seat in range(1, game.players)]
-    bots = [make_player(family, args.level, game.seed + seat) for seat in range(game.players)]
+    bots = [make_player(family, level, game.seed + seat) for seat in range(game.players)]
     out: Callable[[str], Any] = lambda text: print(text, file=stdout, flush=True)  # noqa: E731
+    opponents = render.count(game.players - 1, f"{level_name(level)} computer player")
     out(
-        f"{game.title}: you are seat 1 against {render.count(game.players - 1, 'computer player')}. "
-        "Type a number or an action such as 'bid 2' or 'play 10H'; 'help' for the actions; 'quit' to stop."
+        f"{game.title}: you are seat 1 against {opponents}. Type a number or an action such as "
+        "'bid 2' or 'play 10H'; 'help' for the actions; 'quit' (or Ctrl-D) to stop."
     )
     out(render.player_text(game.rules_text))
-    while not game.is_over:
-        seat = game.to_act[0]
-        if seat != 0:
-            events = game.apply(seat, decide(bots[seat], game, seat))
-        else:
-            view = game.view(0)
-            out("")
-            out(render.table_text(view, names))
-            out("Your hand: " + render.pretty_cards(view["hand"]))
-            for text in render.seat_lines(view, names):
-                out(text)
-            choices = menu(view)
-            for text in choice_lines(view, choices):
-                out(text)
-            line = stdin.readline()
-            if not line or line.strip().lower() in {"quit", "q", "exit"}:
-                out("Game abandoned.")
-                return 0
-            choice = line.strip()
-            if choice.lower() in {"help", "h", "?"}:
-                out(help_text(view))
-                continue
-            try:
-                if choice.isdigit():
-                    if not 1 <= int(choice) <= len(choices):
-                        out(f"Choose a number from 1 to {len(choices)}.")
-                        continue
-                    choice = choices[int(choice) - 1]
-                unknown = unknown_action(choice, view)
-                if unknown:
-                    out(unknown)
+    try:
+        while not game.is_over:
+            seat = game.to_act[0]
+            if seat != 0:
+                events = game.apply(seat, decide(bots[seat], game, seat))
+            else:
+                taken = your_turn(game, names, stdin, out)
+                if taken is None:
                     continue
-                events = game.apply(0, parse_action(choice))
-            except EngineError as err:
-                out(f"Not allowed: {render.name_seats(str(err), names)}")
-                continue
-        tell_events(game, events, names, out)
+                events = taken
+            tell_events(game, events, names, out)
+    except Abandoned:
+        out("Game abandoned.")
+        return 0
+    except KeyboardInterrupt:
+        out("")  # Ctrl-C leaves the cursor after "^C"
+        out("Game abandoned.")
+        return INTERRUPTED
     return 0
+
+
+def read_line(stdin: TextIO) -> str:
+    """The next line typed, stripped; ``Abandoned`` at the end of the input or on 'quit'."""
+    line = stdin.readline()
+    if not line or line.strip().lower() in QUIT_WORDS:
+        raise Abandoned
+    return line.strip()
+
+
+def your_turn(
+    game: Game, names: list[str], stdin: TextIO, out: Callable[[str], Any]
+) -> list[dict[str, Any]] | None:
+    """Show the table and your choices, read one, and apply it: its events, or ``None`` when
+    nothing was done (help, a refusal, a question answered no) and the turn is asked again."""
+    view = game.view(0)
+    out("")
+    out(render.table_text(view, names))
+    out("Your hand: " + render.pretty_cards(view["hand"]))
+    for text in render.seat_lines(view, names):
+        out(text)
+    choices = menu(view)
+    for text in choice_lines(view, choices):
+        out(text)
+    choice = read_line(stdin)
+    if choice.lower() in {"help", "h", "?"}:
+        out(help_text(view))
+        return None
+    try:
+        if choice.isdigit():
+            if not 1 <= int(choice) <= len(choices):
+                out(f"Choose a number from 1 to {len(choices)}.")
+                return None
+            choice = choices[int(choice) - 1]
+        unknown = unknown_action(choice, view)
+        if unknown:
+            out(unknown)
+            return None
+        action = str(parse_action(choice))
+        if action in IRREVERSIBLE and not confirmed(game, action, names, stdin, out):
+            return None
+        return game.apply(0, action)
+    except EngineError as err:
+        out(f"Not allowed: {render.name_seats(str(err), names)}")
+        return None
+
+
+def confirmed(game: Game, action: str, names: list[str], stdin: TextIO, out: Callable[[str], Any]) -> bool:
+    """Ask before an action that cannot be undone, as Discord does: the question states what it
+    would do; only 'yes' goes ahead. Raises the engine's error if the action is not open now."""
+    out(f"{render.name_seats(question(game, 0, action), names)} Type 'yes' to {YES_TEXT[action]}, "
+        "anything else to go back.")  # fmt: skip
+    if read_line(stdin).lower() in YES_WORDS:
+        return True
+    out(f"You did not {YES_TEXT[action]}: nothing was changed.")
+    return False
 
 
 def tell_events(
@@ -277,19 +342,28 @@ ACTION_HELP = {
 
 def choice_lines(view: dict[str, Any], choices: list[str]) -> list[str]:
     """What the terminal asks: the task when it needs words (discarding), then the numbered
-    choices and a hint for bids beyond them."""
+    choices, a hint for bids beyond them, and, apart from the rest, what cannot be undone."""
     lines = [f"Your turn: {render.doing_text(view)}."] if view["phase"] == "discard" else []
-    lines += [f"  {number}. {render.action_label(view, action)}" for number, action in enumerate(choices, 1)]
+    for number, action in enumerate(choices, 1):
+        if action in IRREVERSIBLE:
+            continue
+        lines.append(f"  {number}. {render.action_label(view, action)}")
     bids = amounts(view["legal"])
     if len(bids) > len([a for a in choices if a.startswith("bid ")]):
         lines.append(f"  … or type 'bid N' for any other bid up to {render.bid_text(view, bids[-1])}.")
+    final = [(number, action) for number, action in enumerate(choices, 1) if action in IRREVERSIBLE]
+    if final:
+        lines.append("  Cannot be undone (you are asked first):")
+        lines += [f"  {number}. {render.action_label(view, action)}…" for number, action in final]
     return lines
 
 
 def menu(view: dict[str, Any]) -> list[str]:
-    """The numbered choices: every legal action but bids, of which only the next few."""
+    """The numbered choices: every legal action but bids, of which only the next few; what cannot
+    be undone comes last."""
     bids = set(amounts(view["legal"])[:MENU_BIDS])
-    return [a for a in view["legal"] if not a.startswith("bid ") or int(a.split()[1]) in bids]
+    shown = [a for a in view["legal"] if not a.startswith("bid ") or int(a.split()[1]) in bids]
+    return [a for a in shown if a not in IRREVERSIBLE] + [a for a in shown if a in IRREVERSIBLE]
 
 
 def _kinds(view: dict[str, Any]) -> list[str]:
@@ -304,7 +378,7 @@ def help_text(view: dict[str, Any]) -> str:
     for kind in _kinds(view):
         text = ACTION_HELP.get(kind, kind)
         lines.append("  " + text.format(bids=ladder_hint(view, bids), card=card))
-    lines.append("'quit' stops the game.")
+    lines.append("'quit' (or Ctrl-D) stops the game.")
     return "\n".join(lines)
 
 
@@ -321,11 +395,8 @@ def unknown_action(choice: str, view: dict[str, Any]) -> str | None:
 def simulate_command(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    seats = [level.strip() for level in args.seats.split(",")] if args.seats else None
     family = find_variant(args.variant).family
-    for level in seats or []:
-        if level not in levels(family):
-            raise UsageError(f"no computer level {level!r}; choose from: {', '.join(levels(family))}")
+    seats = [find_level(level, levels(family)) for level in args.seats.split(",")] if args.seats else None
     result = simulate(
         args.variant,
         games=args.games,

@@ -9,11 +9,13 @@ from typing import Any
 
 from bot.ai import decide, make_player
 from bot.engine import new_game
+from bot.levels import level_name
 
 
 @dataclass
 class SimulationResult:
-    """Totals over a batch of computer-only games."""
+    """Totals over a batch of computer-only games, by registered level ("basic"); the report
+    shows the names people see ("easy")."""
 
     variant: str
     players: int
@@ -31,7 +33,7 @@ class SimulationResult:
         lines = [
             f"{self.variant}, {self.players} players, {self.games} games "
             f"({self.unfinished} stopped unfinished at the deal limit)",
-            f"seat levels (rotated one seat each game): {', '.join(self.seat_levels)}",
+            f"seat levels (rotated one seat each game): {', '.join(map(level_name, self.seat_levels))}",
         ]
         finished = self.games - self.unfinished
         for level in sorted(self.level_wins):
@@ -39,7 +41,7 @@ class SimulationResult:
             wins = self.level_wins[level]
             share = wins / (finished * seats / self.players) if finished else 0.0
             lines.append(
-                f"  {level:>7} ({seats} seat(s)): won {wins} games "
+                f"  {level_name(level):>7} ({seats} seat(s)): won {wins} games "
                 f"({100 * wins / max(1, finished):.1f}% of games; {share:.2f}x a fair share), "
                 f"average final score {self.level_points[level] / max(1, self.games * seats):.1f}"
             )

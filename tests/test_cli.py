@@ -81,10 +81,10 @@ def test_play_refuses_bad_input_and_goes_on() -> None:
 
 def test_simulate_prints_wins_points_and_speed() -> None:
     result = run_cli(
-        "simulate", "pitch", "--games", "20", "--seed", "3", "--players", "2", "--seats", "basic,random"
+        "simulate", "pitch", "--games", "20", "--seed", "3", "--players", "2", "--seats", "easy,random"
     )
     assert result.returncode == 0, result.stderr
-    assert "basic (1 seat(s)): won" in result.stdout
+    assert "easy (1 seat(s)): won" in result.stdout
     assert "games/s" in result.stdout
 
 
@@ -214,3 +214,79 @@ def test_the_terminal_shows_you_the_cards_passed_to_you_and_counts_the_cards_you
         assert to_others and not any(lines[i + 1].startswith("You received") for i in to_others)
         return
     pytest.fail("no seed put you in the pass")
+
+
+def declare_out_number(argv: list[str]) -> tuple[str, list[str]]:
+    """The number the first menu gives 'Declare out' (and that menu's lines): read from a game
+    that is quit at once, so the number follows the real menu, not a guess."""
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO("quit\n"), out) == 0
+    lines = out.getvalue().splitlines()
+    first = lines.index(next(line for line in lines if line.startswith("Your hand: ")))
+    menu = []
+    for line in lines[first + 1 :]:
+        if not line.startswith("  "):
+            break
+        menu.append(line)
+    [number] = [line.split(".")[0].strip() for line in menu if line.endswith("Declare out…")]
+    return number, menu
+
+
+def test_declaring_out_in_the_terminal_is_listed_apart_and_asks_first() -> None:
+    """Issue 46 (2): in pinochle-4 choosing 'Declare out' at the first trick ended the game at once;
+    now it is listed after the cards under its own heading, and asks, as Discord does."""
+    argv = ["play", "pinochle-4", "--seed", "3"]
+    number, menu = declare_out_number(argv)
+    assert menu.index("  Cannot be undone (you are asked first):") == len(menu) - 2
+    assert menu[-1] == f"  {number}. Declare out…"
+
+    # Declining keeps the game going: nothing changed, the same menu comes back.
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO(f"{number}\nno\nquit\n"), out) == 0
+    text = out.getvalue()
+    assert "Declare out with " in text and "If you are wrong your side loses the game (the target is 1,000)" in text
+    assert "Type 'yes' to declare out, anything else to go back." in text
+    assert "You did not declare out: nothing was changed." in text
+    assert "You declare out" not in text and "Game over" not in text
+    assert text.count("Cannot be undone (you are asked first):") == 2  # the turn is asked again
+
+    # 'yes' declares out (with far too little, so this side loses at once).
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO(f"{number}\nyes\n"), out) == 0
+    text = out.getvalue()
+    assert "You declare out with" in text and "Game over" in text
+
+
+def test_typing_declare_out_asks_too_and_the_end_of_input_abandons_the_game() -> None:
+    argv = ["play", "pinochle-2", "--seed", "3"]
+    out = io.StringIO()
+    assert play_command(build_parser().parse_args(argv), io.StringIO("declare-out\n"), out) == 0
+    text = out.getvalue()
+    assert text.rstrip().endswith("anything else to go back.\nGame abandoned.")
+    assert "You declare out" not in text
+
+
+def test_ctrl_c_abandons_the_game_without_a_traceback(tmp_path: Path) -> None:
+    """Issue 46 (3): SIGINT at the prompt printed a KeyboardInterrupt traceback; now the same
+    "Game abandoned." as Ctrl-D, with exit status 130 (128 + SIGINT, what shells expect of a
+    program stopped by Ctrl-C)."""
+    import signal
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TRICKNIGHT_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "pitch", "--seed", "2"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert process.stdout is not None
+    seen = []
+    for line in process.stdout:  # wait until it waits for the player
+        seen.append(line)
+        if line.startswith("  1. "):
+            break
+    process.send_signal(signal.SIGINT)
+    rest, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert rest.strip().splitlines()[-1] == "Game abandoned."
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err

@@ -58,6 +58,6 @@ def test_text_numbers_and_any_case_option_names_are_taken(
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "pitch", "--players", "3", "--seed", "7", "--option", "Target=7"]) == 0
-    assert "you are seat 1 against 2 computer players" in capsys.readouterr().out
+    assert "you are seat 1 against 2 easy computer players" in capsys.readouterr().out
     assert main(["meld", "pinochle-4", "--trump", "H", "--option", "COUNT=tens", "KH", "QH"]) == 0
     assert "royal marriage" in capsys.readouterr().out

@@ -26,13 +26,14 @@ from bot import render
 from bot.ai import levels
 from bot.discord_ui import limits
 from bot.discord_ui.bidding import add_bid_controls
-from bot.discord_ui.confirm import IRREVERSIBLE, add_ask_buttons, ask_to_leave
+from bot.discord_ui.confirm import add_ask_buttons, ask_to_leave
 from bot.discord_ui.lobby import SeatSelect, bring_in
 from bot.discord_ui.messages import hand_text
 from bot.discord_ui.panels import delete_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
 from bot.discord_ui.replies import CLICK_PATIENCE, REFUSALS, display_name, is_admin, refuse, reply
 from bot.discord_ui.services import services
+from bot.irreversible import IRREVERSIBLE
 from bot.levels import OFFERED, level_name
 from bot.pictures import Rendered
 from bot.store import PlayerPrefs, write_patience

@@ -3,8 +3,8 @@ running game and ending a table.
 
 The hand shows **Declare out…** (or **Concede…**, **Throw in…**) on a row of its own, away from
 the cards; clicking it opens a separate ephemeral question that states the consequence, with
-**Yes** and **Cancel**. The consequence comes from the engine itself: the action is tried on a
-copy of the game. **Yes** carries the game's version, so once the game has moved on it changes
+**Yes** and **Cancel**. The consequence comes from the engine itself (``bot.irreversible``, which
+the terminal asks too). **Yes** carries the game's version, so once the game has moved on it changes
 nothing and says so.
 """
 
@@ -21,9 +21,9 @@ from bot.discord_ui.replies import answering, is_admin, reply
 from bot.discord_ui.services import services
 from bot.engine import EngineError
 from bot.errors import Refusal
+from bot.irreversible import IRREVERSIBLE, question
 from bot.tables import StaleAction, Table
 
-IRREVERSIBLE = ("declare-out", "concede", "throw-in")
 TABLE_OPS = ("leave", "end")
 CANCEL = "cancel"
 ASK_LABELS = {"declare-out": "Declare out…", "concede": "Concede…", "throw-in": "Throw in…"}
@@ -39,30 +39,14 @@ OUT_OF_DATE = "That question is out of date: the game has moved on, and nothing 
 
 # ----- the question ---------------------------------------------------------------------------------
 def consequence(table: Table, seat: int, action: str) -> str:
-    """The question for an irreversible game action, with what it would do (from a trial on a
-    copy of the game; a refusal if the engine would not take it now)."""
-    game = table.game
-    if game is None:
+    """The question for an irreversible game action, with what it would do (the terminal asks the
+    same, ``bot.irreversible``); a refusal if the engine would not take it now."""
+    if table.game is None:
         raise Refusal("The game has not started yet.")
-    trial = game.copy()
     try:
-        events = trial.apply(seat, action)
+        return question(table.game, seat, action)
     except EngineError as err:
         raise Refusal(render.name_seats(str(err), table.names())) from None
-    side = game.side_of[seat]
-    ends = " This ends the game." if trial.is_over and action != "declare-out" else ""
-    if action == "declare-out":
-        declared = next(e for e in events if e["type"] == "declare_out")
-        return (
-            f"Declare out with {declared['total']:,}? If you are wrong your side loses the game "
-            f"(the target is {declared['target']:,})."
-        )
-    scored = next((e for e in events if e["type"] == "deal_scored"), None)
-    changes = scored.get("changes") if scored else None
-    change = f" Your score changes by {changes[side]:+,} this deal." if isinstance(changes, list) else ""
-    if action == "concede":
-        return f"Concede this hand? The deal ends now and is scored as lost.{change}{ends}"
-    return f"Throw in the hand? It is not played and your side loses its bid.{change}{ends}"
 
 
 def question_view(table_id: int, version: int, op: str) -> discord.ui.View:
