@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import subprocess
@@ -244,7 +245,10 @@ def test_declaring_out_in_the_terminal_is_listed_apart_and_asks_first() -> None:
     out = io.StringIO()
     assert play_command(build_parser().parse_args(argv), io.StringIO(f"{number}\nno\nquit\n"), out) == 0
     text = out.getvalue()
-    assert "Declare out with " in text and "If you are wrong your side loses the game (the target is 1,000)" in text
+    assert (
+        "Declare out with " in text
+        and "If you are wrong your side loses the game (the target is 1,000)" in text
+    )
     assert "Type 'yes' to declare out, anything else to go back." in text
     assert "You did not declare out: nothing was changed." in text
     assert "You declare out" not in text and "Game over" not in text
@@ -290,3 +294,54 @@ def test_ctrl_c_abandons_the_game_without_a_traceback(tmp_path: Path) -> None:
     assert process.returncode == 130, err
     assert rest.strip().splitlines()[-1] == "Game abandoned."
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"), [("easy", "easy"), ("hard", "hard"), ("Easy", "easy"), ("basic", "easy")]
+)
+def test_play_takes_the_level_names_people_see_and_the_old_name(
+    typed: str, shown: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 46 (4): `play --level easy` said "no computer level 'easy'"; basic stays an alias."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "pitch", "--players", "3", "--seed", "4", "--level", typed]) == 0
+    assert f"against 2 {shown} computer players" in capsys.readouterr().out
+
+
+def test_an_unknown_level_lists_the_names_people_see(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "pitch", "--level", "genius"]) == 2
+    assert (
+        capsys.readouterr().err
+        == "tricknight: no computer level 'genius'; choose one of: easy, hard, random\n"
+    )
+    assert main(["simulate", "pitch", "--seats", "easy,genius"]) == 2
+    assert "choose one of: easy, hard, random" in capsys.readouterr().err
+
+
+SUBCOMMANDS = ["run", "check", "backup", "restore", "health", "play", "simulate", "meld"]
+
+
+def test_no_help_text_names_a_stale_level(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 46 (4): `play --help` said "(basic or random)" though hard works. Every help text
+    uses the names Discord shows, and says what random is where it is offered."""
+    texts = {}
+    for command in ["", *SUBCOMMANDS]:
+        with pytest.raises(SystemExit):
+            main([command, "--help"] if command else ["--help"])
+        texts[command] = capsys.readouterr().out
+    for command, text in texts.items():
+        flat = " ".join(text.split())
+        assert "basic" not in flat and "(random)" not in flat, (command, flat)
+    for command in ("play", "simulate"):
+        flat = " ".join(texts[command].split())
+        assert "easy" in flat and "hard" in flat and "random legal moves" in flat, flat
+
+
+def test_simulate_help_describes_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 46 (10): --games, --players and --option had no description."""
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for action in commands.choices["simulate"]._actions:
+        assert action.help, action.option_strings or action.dest
+    assert "how many games to play" in " ".join(capsys.readouterr().out.split())
