@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -72,21 +73,34 @@ def _writable_folder(folder: Path) -> tuple[bool, Path]:
     return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK), probe
 
 
-def check_settings(settings: Settings, cwd: Path | None = None) -> CheckReport:
-    """Everything ``tricknight check`` reports about ``settings``."""
+UNUSABLE = "not usable (see the problem below)"
+
+
+def check_settings(
+    settings: Settings, cwd: Path | None = None, setting_problems: Mapping[str, str] | None = None
+) -> CheckReport:
+    """Everything ``tricknight check`` reports about ``settings``; ``setting_problems`` are the
+    settings that could not be read (by name; ``bot.config.read_settings``), each a problem."""
+    bad = dict(setting_problems or {})
     report = CheckReport()
     if settings.env_file is not None:
         report.add("settings", f"the environment, then {settings.env_file}")
     else:
         report.add("settings", f"the environment only (no .env in {cwd or Path.cwd()})")
+    report.problems.extend(bad.values())
     _check_token(settings, report)
     _check_database(settings, report, cwd)
-    report.add("shards", settings.shards_text())
-    if settings.dev_guild_id:
+    shards = {"TRICKNIGHT_SHARD_COUNT", "TRICKNIGHT_SHARD_IDS"}
+    report.add("shards", UNUSABLE if shards & bad.keys() else settings.shards_text())
+    if "TRICKNIGHT_DEV_GUILD_ID" in bad:
+        report.add("commands", UNUSABLE)
+    elif settings.dev_guild_id:
         report.add("commands", f"synced to the server {settings.dev_guild_id} at once")
     else:
         report.add("commands", "synced globally (the first time, Discord can take up to an hour)")
-    report.add("computers", f"{settings.computer_delay:g} s before each move; log level {settings.log_level}")
+    delay = f"{settings.computer_delay:g} s before each move"
+    report.add("computers", UNUSABLE if "TRICKNIGHT_COMPUTER_DELAY" in bad else delay)
+    report.add("log level", UNUSABLE if "TRICKNIGHT_LOG_LEVEL" in bad else settings.log_level)
     for name in settings.unknown:
         report.warnings.append(
             f"{name} is not a Trick Night setting (a typo?); the settings are in .env.example"

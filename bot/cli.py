@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from bot import __version__, render
 from bot.ai import decide, levels, make_player
 from bot.bid_menu import amounts, ladder_hint
-from bot.config import ConfigError, Settings, load_settings, token_problem
+from bot.config import ConfigError, Settings, load_settings, read_settings, token_problem
 from bot.engine import (
     EngineError,
     Game,
@@ -126,10 +126,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return simulate_command(args)
         if args.command == "meld":
             return meld_command(args, sys.stdout)
+        if args.command == "check":
+            return check_command(args)
         if args.command in HOSTING_COMMANDS:
             return HOSTING_COMMANDS[args.command](args, load_settings(getattr(args, "env_file", None)))
         return run_command(load_settings(getattr(args, "env_file", None)))
-    except (UsageError, EngineError, ConfigError, ValueError) as err:
+    except ConfigError as err:
+        for problem in err.problems:  # every bad setting, one a line
+            print(f"tricknight: {problem}", file=sys.stderr)
+        return 2
+    except (UsageError, EngineError, ValueError) as err:
         print(f"tricknight: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # e.g. a long simulate; play and the bot say so themselves
@@ -153,10 +159,13 @@ def run_command(settings: Settings) -> int:
     return run(settings)
 
 
-def check_command(args: argparse.Namespace, settings: Settings) -> int:
+def check_command(args: argparse.Namespace) -> int:
+    """``tricknight check``: every problem found, bad settings among them, one ``problem:`` line
+    each (exit 1), or ready (exit 0)."""
     from bot.checkup import check_settings, print_check
 
-    return print_check(check_settings(settings))
+    settings, problems = read_settings(getattr(args, "env_file", None))
+    return print_check(check_settings(settings, setting_problems=problems))
 
 
 def health_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -192,7 +201,6 @@ def restore_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 HOSTING_COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
-    "check": check_command,
     "health": health_command,
     "backup": backup_command,
     "restore": restore_command,

@@ -20,9 +20,10 @@ import binascii
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 APP_NAME = "tricknight"
 DATABASE_NAME = "tricknight.db"
@@ -44,8 +45,16 @@ SETTING_NAMES = (
 _TOKEN = re.compile(r"^([A-Za-z0-9_-]{16,})\.([A-Za-z0-9_-]{5,})\.([A-Za-z0-9_-]{20,})$")
 
 
+_T = TypeVar("_T")
+
+
 class ConfigError(ValueError):
-    """A setting is missing or malformed; the message says which and where to set it."""
+    """One or more settings are missing or malformed: ``problems`` says which and where to set
+    each (the message is all of them, one a line)."""
+
+    def __init__(self, *problems: str) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
 
 
 def default_data_folder(env: Mapping[str, str] | None = None) -> Path:
@@ -77,6 +86,35 @@ def _int_or_none(env: Mapping[str, str], name: str) -> int | None:
     if not raw.isdigit():
         raise ConfigError(f"{name} must be a whole number, not {raw!r} (see .env.example)")
     return int(raw)
+
+
+def _computer_delay(env: Mapping[str, str]) -> float:
+    text = env.get("TRICKNIGHT_COMPUTER_DELAY", "").strip() or "1.0"
+    try:
+        delay = float(text)
+    except ValueError:
+        raise ConfigError(f"TRICKNIGHT_COMPUTER_DELAY must be seconds, e.g. 1.0, not {text!r}") from None
+    if not 0 <= delay <= MAX_COMPUTER_DELAY:  # also refuses nan
+        raise ConfigError(
+            f"TRICKNIGHT_COMPUTER_DELAY must be between 0 and {MAX_COMPUTER_DELAY:g} seconds, not {text}"
+        )
+    return delay
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    level = env.get("TRICKNIGHT_LOG_LEVEL", "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(
+            f"TRICKNIGHT_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}"
+        )
+    return level
+
+
+def _shard_count(env: Mapping[str, str]) -> int | None:
+    count = _int_or_none(env, "TRICKNIGHT_SHARD_COUNT")
+    if count == 0:
+        raise ConfigError("TRICKNIGHT_SHARD_COUNT must be at least 1 (or empty for Discord's recommendation)")
+    return count
 
 
 def _shard_ids(env: Mapping[str, str], count: int | None) -> tuple[int, ...] | None:
@@ -155,28 +193,29 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, database_base: Path | None = None) -> Settings:
         """Read settings from ``env`` (default: the process environment). A relative database path
-        is taken relative to ``database_base`` (default: the working directory)."""
+        is taken relative to ``database_base`` (default: the working directory). Raises one
+        ``ConfigError`` naming every bad setting."""
+        settings, problems = cls.read(env, database_base=database_base)
+        if problems:
+            raise ConfigError(*problems.values())
+        return settings
+
+    @classmethod
+    def read(
+        cls, env: Mapping[str, str] | None = None, *, database_base: Path | None = None
+    ) -> tuple[Settings, dict[str, str]]:
+        """Like ``from_env``, but a bad setting is not an error: it keeps its default and its
+        problem is returned, by setting name (``tricknight check`` reports them all)."""
         env = os.environ if env is None else env
-        delay_text = env.get("TRICKNIGHT_COMPUTER_DELAY", "").strip() or "1.0"
-        try:
-            delay = float(delay_text)
-        except ValueError:
-            raise ConfigError(
-                f"TRICKNIGHT_COMPUTER_DELAY must be seconds, e.g. 1.0, not {delay_text!r}"
-            ) from None
-        if not 0 <= delay <= MAX_COMPUTER_DELAY:  # also refuses nan
-            raise ConfigError(
-                f"TRICKNIGHT_COMPUTER_DELAY must be between 0 and {MAX_COMPUTER_DELAY:g} seconds, "
-                f"not {delay_text}"
-            )
-        level = env.get("TRICKNIGHT_LOG_LEVEL", "").strip().upper() or "INFO"
-        if level not in LOG_LEVELS:
-            raise ConfigError(f"TRICKNIGHT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
-        shard_count = _int_or_none(env, "TRICKNIGHT_SHARD_COUNT")
-        if shard_count == 0:
-            raise ConfigError(
-                "TRICKNIGHT_SHARD_COUNT must be at least 1 (or empty for Discord's recommendation)"
-            )
+        problems: dict[str, str] = {}
+
+        def checked(name: str, parse: Callable[[], _T], default: _T) -> _T:
+            try:
+                return parse()
+            except ConfigError as err:
+                problems[name] = str(err)
+                return default
+
         raw_database = env.get("TRICKNIGHT_DATABASE", "").strip()
         if raw_database:
             database = Path(raw_database).expanduser()
@@ -185,16 +224,24 @@ class Settings:
             source = "TRICKNIGHT_DATABASE"
         else:
             database, source = default_database(env), DEFAULT_SOURCE
-        return cls(
+        shard_count = checked("TRICKNIGHT_SHARD_COUNT", lambda: _shard_count(env), None)
+        shard_ids = None
+        if "TRICKNIGHT_SHARD_COUNT" not in problems:  # the ids are checked against a valid count
+            shard_ids = checked("TRICKNIGHT_SHARD_IDS", lambda: _shard_ids(env, shard_count), None)
+        settings = cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(os.path.abspath(database)),
-            log_level=level,
-            dev_guild_id=_int_or_none(env, "TRICKNIGHT_DEV_GUILD_ID"),
+            log_level=checked("TRICKNIGHT_LOG_LEVEL", lambda: _log_level(env), "INFO"),
+            dev_guild_id=checked(
+                "TRICKNIGHT_DEV_GUILD_ID", lambda: _int_or_none(env, "TRICKNIGHT_DEV_GUILD_ID"), None
+            ),
             shard_count=shard_count,
-            shard_ids=_shard_ids(env, shard_count),
-            computer_delay=delay,
+            shard_ids=shard_ids,
+            computer_delay=checked("TRICKNIGHT_COMPUTER_DELAY", lambda: _computer_delay(env), 1.0),
             database_source=source,
         )
+        order = {name: index for index, name in enumerate(SETTING_NAMES)}  # as .env.example lists them
+        return settings, dict(sorted(problems.items(), key=lambda item: order[item[0]]))
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of ``guild_id`` (Discord's rule: the guild's
@@ -216,7 +263,20 @@ def load_settings(
     env_file: Path | None = None, *, environ: Mapping[str, str] | None = None, cwd: Path | None = None
 ) -> Settings:
     """Settings from the environment over a ``.env`` file: ``env_file`` if given (it must exist),
-    else ``.env`` in the working directory if there is one. Nothing is copied into ``os.environ``."""
+    else ``.env`` in the working directory if there is one. Nothing is copied into ``os.environ``.
+    Raises one ``ConfigError`` naming every bad setting."""
+    settings, problems = read_settings(env_file, environ=environ, cwd=cwd)
+    if problems:
+        raise ConfigError(*problems.values())
+    return settings
+
+
+def read_settings(
+    env_file: Path | None = None, *, environ: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> tuple[Settings, dict[str, str]]:
+    """Like ``load_settings``, but a bad setting keeps its default and its problem is returned, by
+    setting name, for ``tricknight check`` to report with everything else. A missing
+    ``env_file`` or an unreadable ``.env`` still raises ``ConfigError``."""
     from dotenv import dotenv_values
 
     environ = os.environ if environ is None else environ
@@ -237,7 +297,7 @@ def load_settings(
     # A relative database path is relative to the file that sets it (else to the working directory).
     in_file = "TRICKNIGHT_DATABASE" in from_file and "TRICKNIGHT_DATABASE" not in environ
     base = file.parent if in_file and file is not None else cwd
-    settings = Settings.from_env({**from_file, **environ}, database_base=base)
+    settings, problems = Settings.read({**from_file, **environ}, database_base=base)
     source = settings.database_source
     if source == "TRICKNIGHT_DATABASE":
         source += f" in {file}" if in_file else " in the environment"
@@ -249,7 +309,7 @@ def load_settings(
         and name not in SETTING_NAMES
         and not name.startswith("TRICKNIGHT_TEST_")
     )
-    return replace(settings, env_file=file, database_source=source, unknown=tuple(unknown))
+    return replace(settings, env_file=file, database_source=source, unknown=tuple(unknown)), problems
 
 
 def legacy_database_problem(settings: Settings, cwd: Path | None = None) -> str | None:

@@ -245,13 +245,55 @@ def test_check_fails_with_a_specific_message(tmp_path: Path, setup: str, message
     assert "Traceback" not in result.stderr
 
 
-def test_a_bad_setting_stops_check_and_run_with_its_name(tmp_path: Path) -> None:
+def test_a_bad_setting_is_a_problem_for_check_and_stops_run_with_its_name(tmp_path: Path) -> None:
     env = clean_environ(tmp_path, DISCORD_TOKEN=fake_token(), TRICKNIGHT_SHARD_COUNT="2",
                         TRICKNIGHT_SHARD_IDS="5")  # fmt: skip
-    for command in (["check"], []):
-        result = tricknight(*command, cwd=tmp_path, env=env)
-        assert result.returncode == 2
-        assert "TRICKNIGHT_SHARD_IDS: shard 5 does not exist with TRICKNIGHT_SHARD_COUNT=2" in result.stderr
+    message = (
+        "TRICKNIGHT_SHARD_IDS: shard 5 does not exist with TRICKNIGHT_SHARD_COUNT=2 "
+        "(shards are numbered 0 to 1)"
+    )
+    checked = tricknight("check", cwd=tmp_path, env=env)
+    assert checked.returncode == 1
+    assert f"problem: {message}" in checked.stderr
+    assert "  shards:     not usable (see the problem below)" in checked.stdout
+    ran = tricknight(cwd=tmp_path, env=env)
+    assert ran.returncode == 2
+    assert ran.stderr == f"tricknight: {message}\n"
+
+
+def test_check_reports_every_bad_setting_with_the_rest_of_the_report(tmp_path: Path) -> None:
+    """Issue 46 (5): with two bad settings check printed one line about the first, no report, and
+    exited 2; the README promises a `problem:` line for each problem and exit 1."""
+    token = fake_token()
+    env = clean_environ(tmp_path, DISCORD_TOKEN=token, TRICKNIGHT_COMPUTER_DELAY="abc",
+                        TRICKNIGHT_LOG_LEVEL="LOUD")  # fmt: skip
+    result = tricknight("check", cwd=tmp_path, env=env)
+    assert result.returncode == 1, result.stderr
+    problems = [line for line in result.stderr.splitlines() if line.startswith("problem: ")]
+    assert problems == [
+        "problem: TRICKNIGHT_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'LOUD'",
+        "problem: TRICKNIGHT_COMPUTER_DELAY must be seconds, e.g. 1.0, not 'abc'",
+    ]
+    assert "not ready: 2 problem(s) above" in result.stderr
+    # The rest of the check still ran: the token, the database, the invite URL.
+    assert f"token:      set, shaped like a bot token (application {APP_ID})" in result.stdout
+    assert "  computers:  not usable (see the problem below)" in result.stdout
+    assert "  log level:  not usable (see the problem below)" in result.stdout
+    assert "https://discord.com/oauth2/authorize?" in result.stdout
+    assert token not in result.stdout + result.stderr
+    # Running the bot names both too, one a line.
+    ran = tricknight(cwd=tmp_path, env=env)
+    assert ran.returncode == 2
+    assert ran.stderr.count("tricknight: TRICKNIGHT_") == 2
+
+
+def test_settings_read_keeps_the_defaults_of_bad_settings_and_names_each() -> None:
+    settings, problems = Settings.read({"TRICKNIGHT_COMPUTER_DELAY": "-1", "TRICKNIGHT_DEV_GUILD_ID": "x"})
+    assert list(problems) == ["TRICKNIGHT_DEV_GUILD_ID", "TRICKNIGHT_COMPUTER_DELAY"]
+    assert settings.computer_delay == 1.0 and settings.dev_guild_id is None
+    with pytest.raises(ConfigError) as raised:
+        Settings.from_env({"TRICKNIGHT_COMPUTER_DELAY": "-1", "TRICKNIGHT_DEV_GUILD_ID": "x"})
+    assert raised.value.problems == tuple(problems.values())
 
 
 def test_run_refuses_a_token_that_is_not_shaped_like_one(tmp_path: Path) -> None:
