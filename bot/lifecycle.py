@@ -67,11 +67,32 @@ def run(settings: Settings) -> int:
 
 def setup_logging(level: str) -> None:
     """Log to stderr: coloured on a terminal, plain text for journald and ``docker logs``."""
+    silence_voice_warnings()
     if sys.stderr.isatty():
         discord.utils.setup_logging(level=getattr(logging, level))
         return
     plain = logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
     discord.utils.setup_logging(level=getattr(logging, level), formatter=plain)
+
+
+VOICE_LOGGER = "discord.client"  # discord.Client.__init__ warns there when voice libraries are missing
+VOICE_WARNINGS = (
+    "PyNaCl is not installed, voice will NOT be supported",
+    "davey is not installed, voice will NOT be supported",
+)
+
+
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    """False for discord.py's two warnings that voice libraries are missing: the bot uses no
+    voice, so they only alarm whoever reads the log. Every other record passes."""
+    return record.getMessage() not in VOICE_WARNINGS
+
+
+def silence_voice_warnings() -> None:
+    """Drop the voice warnings at their logger, whatever handlers are set up (once)."""
+    logger = logging.getLogger(VOICE_LOGGER)
+    if _not_about_voice not in logger.filters:
+        logger.addFilter(_not_about_voice)
 
 
 async def open_database_once(settings: Settings) -> int:

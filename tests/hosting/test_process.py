@@ -10,6 +10,8 @@ import sqlite3
 import stat
 from pathlib import Path
 
+from discord.voice_client import has_dave, has_nacl
+
 from bot.store import Store
 from bot.tables import RESTARTING
 from tests.discord_ui.fake_discord import FakeDiscord
@@ -65,6 +67,9 @@ async def test_sigterm_mid_game_exits_0_loses_nothing_and_the_game_resumes(
     bot = await start_bot(fake, tmp_path)
     try:
         log_line = await bot.wait_for_line(r"database .* \(schema \d+")
+        # Issue 46 (7): no warnings about voice, which the bot does not use.
+        assert "voice will NOT be supported" not in bot.output()
+        assert not (has_nacl and has_dave), "the voice libraries are installed: nothing to warn about"
         assert str(db) in log_line and "TRICKNIGHT_DATABASE in" in log_line
         await slash(fake, "table", table_option("new", game="pitch"))
         game_id = 1
