@@ -9,8 +9,8 @@ file behind.
 
 ``restore_database`` checks the backup first (an SQLite file, intact, a Trick Night database, a
 schema this version knows), refuses while a bot holds the database's instance lock, keeps the
-current database beside it (``<name>.before-restore-<time>``, with its WAL) and puts the backup in
-its place. An older schema is upgraded at the next start.
+current database beside it (``<name>.before-restore-<time>``, one self-contained file with what
+was in its WAL) and puts the backup in its place. An older schema is upgraded at the next start.
 """
 
 from __future__ import annotations
@@ -252,19 +252,38 @@ def _swap_in(backup: Path, database: Path, info: DatabaseInfo) -> Restored:
     kept = None
     try:
         if database.exists():
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            kept = _unused(database.with_name(f"{database.name}.before-restore-{stamp}"))
-            # The current database keeps its WAL beside it under the new name: nothing is lost.
-            try:
-                os.link(database, kept)  # the database stays in place until the backup replaces it
-            except OSError:
-                os.rename(database, kept)  # no hard links on this file system
-            for side, kept_side in zip(side_files(database), side_files(kept), strict=True):
-                if side.exists():
-                    os.replace(side, kept_side)
+            kept = _keep(database)
+        # The replaced database's side files go before the backup takes its name: an old WAL
+        # beside the new file would be read as part of it.
+        for side in side_files(database):
+            side.unlink(missing_ok=True)
         os.replace(incoming, database)
         _fsync_folder(database.parent)
     except OSError as err:
         incoming.unlink(missing_ok=True)
         raise BackupError(f"not restored: {err.strerror or err} ({err.filename})") from None
     return Restored(database, inspect_database(database), kept)
+
+
+def _keep(database: Path) -> Path:
+    """Keep the database about to be replaced beside it, as ``<name>.before-restore-<time>``: one
+    self-contained file holding everything committed, also what was still in its WAL (a copy
+    through SQLite's backup API, as ``backup_database`` makes). A database SQLite cannot copy
+    intact (damaged, which is when one restores) is kept as it is instead, its side files renamed
+    with it, so nothing of it is lost."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept = _unused(database.with_name(f"{database.name}.before-restore-{stamp}"))
+    try:
+        with _read_only(database) as conn:
+            _copy(conn, kept)
+        return kept
+    except (sqlite3.Error, BackupError):
+        pass
+    try:
+        os.link(database, kept)  # the database stays in place until the backup replaces it
+    except OSError:
+        os.rename(database, kept)  # no hard links on this file system
+    for side, kept_side in zip(side_files(database), side_files(kept), strict=True):
+        if side.exists():
+            os.replace(side, kept_side)
+    return kept

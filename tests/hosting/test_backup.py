@@ -215,17 +215,47 @@ async def test_restore_swaps_in_the_backup_and_keeps_the_replaced_database(
     conn.close()
     assert result.returncode == 0, result.stderr
     assert f"restored {live} from {backup}: schema" in result.stdout
-    kept_names = [n for n in os.listdir(tmp_path) if n.startswith("live.db.before-restore-")]
-    [kept_name] = [n for n in kept_names if n[-1].isdigit()]  # not its -wal or -shm
+    # Issue 46 (8): the replaced database is kept as one self-contained file, without the
+    # -wal and -shm side files it used to leave beside the kept copy.
+    [kept_name] = [n for n in os.listdir(tmp_path) if n.startswith("live.db.before-restore-")]
+    # (beside the instance lock's live.db.lock, which stays, as for a bot that stopped)
+    beside = sorted(n for n in os.listdir(tmp_path) if n.startswith("live.db"))
+    assert beside == ["live.db", kept_name, "live.db.lock"]
     kept = tmp_path / kept_name
     assert f"the database it replaced is kept as {kept}" in result.stdout
     assert inspect_database(live).games == 3
     assert stat.S_IMODE(live.stat().st_mode) == 0o600
-    # Nothing of the old database was lost: its WAL moved with it.
-    with sqlite3.connect(kept) as old:
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    # Nothing of the old database was lost: what was in its WAL is in the kept file.
+    old = sqlite3.connect(f"{kept.as_uri()}?mode=ro", uri=True)
+    try:
+        assert old.execute("PRAGMA journal_mode").fetchone() == ("delete",)
         assert old.execute("SELECT value FROM tricknight_meta WHERE key = 'marker'").fetchone() == (
             "in the wal",
         )
         assert old.execute("SELECT COUNT(*) FROM games").fetchone() == (6,)
+    finally:
+        old.close()
+    assert sorted(n for n in os.listdir(tmp_path) if n.startswith(kept_name)) == [kept_name]
     async with await Store.open(live) as store:
         assert [g.status for g in await store.games.unfinished()] == ["playing"]
+
+
+def test_restore_over_a_damaged_database_keeps_it_as_it_was(
+    backup_and_live: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A database SQLite cannot copy intact (the usual reason to restore) is kept byte for byte,
+    with its side files, rather than lost."""
+    backup, live = backup_and_live
+    damaged_copy(live, live)
+    before = live.read_bytes()
+    wal = live.with_name("live.db-wal")
+    wal.write_bytes(b"whatever was in the log")
+    result = tricknight("restore", str(backup), cwd=tmp_path, db=live)
+    assert result.returncode == 0, result.stderr
+    [kept] = [
+        p for p in tmp_path.iterdir() if p.name.startswith("live.db.before-restore-") and p.name[-1].isdigit()
+    ]
+    assert kept.read_bytes() == before
+    assert kept.with_name(kept.name + "-wal").read_bytes() == b"whatever was in the log"
+    assert not wal.exists() and inspect_database(live).games == 3
