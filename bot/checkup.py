@@ -156,8 +156,11 @@ def _check_database(settings: Settings, report: CheckReport, cwd: Path | None) -
         report.add("bot", f"running on this database (pid {status.get('pid')})")
 
 
-def print_check(report: CheckReport, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    """Print the report; the exit status (0 ready, 1 problems)."""
+def print_check(
+    report: CheckReport, out: TextIO = sys.stdout, err: TextIO = sys.stderr, command: str = "tricknight"
+) -> int:
+    """Print the report; the exit status (0 ready, 1 problems). ``command`` is how the bot is
+    started here (``bot.cli.this_command``), for the last line."""
     print(f"Trick Night {__version__}: configuration check (nothing connects, nothing is changed)", file=out)
     for label, text in report.lines:
         print(f"  {label + ':' if label else '':<11} {text}", file=out)
@@ -172,7 +175,7 @@ def print_check(report: CheckReport, out: TextIO = sys.stdout, err: TextIO = sys
     if report.problems:
         print(f"not ready: {len(report.problems)} problem(s) above", file=err)
         return 1
-    print("ready: start the bot with `tricknight`", file=out)
+    print(f"ready: start the bot with `{command}`", file=out)
     return 0
 
 

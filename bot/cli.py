@@ -5,6 +5,7 @@ computer players; ``simulate`` plays computer-only games."""
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -143,17 +144,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         return INTERRUPTED
 
 
+def this_command(argv0: str | None = None, executable: str | None = None, cwd: Path | None = None) -> str:
+    """The command that started this program, as one would type it again here: ``tricknight``
+    when that is what the shell finds, else the script's path (``.venv/bin/tricknight``), or the
+    interpreter with ``-m bot`` (``.venv/bin/python -m bot``; ``python -m bot`` only when ``python``
+    is this interpreter, as in an active virtual environment). Hints name it, so they work as
+    printed whether or not a virtual environment is active."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    executable = sys.executable if executable is None else executable
+    cwd = Path.cwd() if cwd is None else cwd
+    if Path(argv0).name == "__main__.py" or not argv0:
+        program, suffix = Path(executable), " -m bot"
+    else:
+        program, suffix = Path(argv0), ""
+    found = shutil.which(program.name)
+    if found is not None and Path(found).absolute() == (cwd / program).absolute():
+        return program.name + suffix
+    try:
+        shown = (cwd / program).absolute().relative_to(cwd.absolute())
+    except ValueError:
+        return f"{program}{suffix}"
+    return f"{shown}{suffix}"
+
+
 def run_command(settings: Settings) -> int:
     if settings.token is None:
         print(
             "tricknight: DISCORD_TOKEN is not set: put it in a .env file here (copy .env.example) "
-            "or in the environment. To play without Discord: python -m bot play pitch",
+            f"or in the environment. To play without Discord: {this_command()} play pitch",
             file=sys.stderr,
         )
         return 2
     problem = token_problem(settings.token)
     if problem is not None:
-        raise UsageError(f"{problem} (tricknight check tells more)")
+        raise UsageError(f"{problem} ({this_command()} check tells more)")
     from bot.lifecycle import run
 
     return run(settings)
@@ -165,7 +189,7 @@ def check_command(args: argparse.Namespace) -> int:
     from bot.checkup import check_settings, print_check
 
     settings, problems = read_settings(getattr(args, "env_file", None))
-    return print_check(check_settings(settings, setting_problems=problems))
+    return print_check(check_settings(settings, setting_problems=problems), command=this_command())
 
 
 def health_command(args: argparse.Namespace, settings: Settings) -> int:

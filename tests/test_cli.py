@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.cli import build_parser, main, play_command
+from bot.cli import build_parser, main, play_command, this_command
 from tests.hosting.harness import fake_token
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +42,44 @@ def test_without_a_token_it_exits_nonzero_with_one_clear_line(tmp_path: Path) ->
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
-    assert "python -m bot play pitch" in lines[0]
+    # Issue 46 (9): the hint said `python -m bot play pitch`, which works only in an active
+    # virtual environment; it names the command that ran, so it works as printed.
+    hint = lines[0].split("To play without Discord: ")[1]
+    assert hint == f"{sys.executable} -m bot play pitch"
+    played = subprocess.run(
+        [*shlex.split(hint), "--seed", "1"], input="quit\n", capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path, timeout=120, check=False,
+    )  # fmt: skip
+    assert played.returncode == 0 and "Game abandoned." in played.stdout, played.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv0", "on_path", "shown"),
+    [
+        ("/site/bot/__main__.py", False, ".venv/bin/python -m bot"),  # the Quick start's way
+        ("/site/bot/__main__.py", True, "python -m bot"),  # an active virtual environment
+        ("/site/.venv/bin/tricknight", False, ".venv/bin/tricknight"),
+        ("/site/.venv/bin/tricknight", True, "tricknight"),
+    ],
+)
+def test_this_command_is_what_to_type_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv0: str, on_path: bool, shown: str
+) -> None:
+    site = tmp_path / "site"
+    folder = site / ".venv" / "bin"
+    folder.mkdir(parents=True)
+    for name in ("python", "tricknight"):
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # The shell finds the virtual environment's programs only when it is active (on PATH).
+    monkeypatch.setenv("PATH", str(folder if on_path else elsewhere))
+    argv0 = argv0.replace("/site", str(site))
+    assert this_command(argv0, str(folder / "python"), site) == shown
+    # From another folder the path is whole, so it still works.
+    if not on_path:
+        assert this_command(argv0, str(folder / "python"), elsewhere).startswith(str(site))
 
 
 def test_bad_settings_are_named(tmp_path: Path) -> None:

@@ -177,7 +177,7 @@ def test_check_ready_prints_the_invite_url_and_never_the_token(tmp_path: Path) -
         f"https://discord.com/oauth2/authorize?client_id={APP_ID}&scope=bot+applications.commands"
         f"&permissions={sum(1 << bit for bit in PERMISSION_BITS)}"
     )
-    assert out.rstrip().endswith("ready: start the bot with `tricknight`")
+    assert out.rstrip().endswith(f"ready: start the bot with `{sys.executable} -m bot`")  # as it ran
 
     # The same from another folder with --env-file, before or after the command.
     (tmp_path / "other").mkdir()
@@ -316,3 +316,17 @@ def test_readme_lists_the_invite_permissions_and_keeps_the_quick_start() -> None
         "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest" in readme
     )
     assert "## Hosting" in readme
+
+
+def test_readme_commands_work_as_written_after_the_quick_start() -> None:
+    """Issue 46 (9): the README mixed `python -m bot` (only in an active virtual environment) with
+    the Quick start's `.venv/bin/python -m bot`; (4): it named the levels basic and random."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    bare = [
+        line
+        for line in readme.splitlines()
+        if re.search(r"(?<![/\w])python -m ", line) and "source .venv/bin/activate" not in line
+    ]
+    assert bare == []
+    assert "--seats basic" not in readme and "`basic` (rule-based)" not in readme
+    assert "--seats easy,random" in readme and "`easy` (rule-based, the default)" in readme
