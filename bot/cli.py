@@ -26,7 +26,7 @@ from bot.engine import (
     variant_names,
 )
 from bot.irreversible import IRREVERSIBLE, question
-from bot.levels import find_level, level_name
+from bot.levels import computer_label, find_level, level_name
 from bot.simulate import simulate
 
 
@@ -253,7 +253,7 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
     game = _game_from_args(args)
     family = type(game).family
     level = find_level(args.level, levels(family))
-    names = ["You"] + [f"Computer {seat + 1}" for seat in range(1, game.players)]
+    names = ["You"] + [computer_label(f"Computer {seat + 1}", level) for seat in range(1, game.players)]
     bots = [make_player(family, level, game.seed + seat) for seat in range(game.players)]
     out: Callable[[str], Any] = lambda text: print(text, file=stdout, flush=True)  # noqa: E731
     opponents = render.count(game.players - 1, f"{level_name(level)} computer player")

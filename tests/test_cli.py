@@ -343,7 +343,9 @@ def test_play_takes_the_level_names_people_see_and_the_old_name(
     """Issue 46 (4): `play --level easy` said "no computer level 'easy'"; basic stays an alias."""
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "pitch", "--players", "3", "--seed", "4", "--level", typed]) == 0
-    assert f"against 2 {shown} computer players" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"against 2 {shown} computer players" in out
+    assert f"2. Computer 2 ({shown})" in out and f"3. Computer 3 ({shown})" in out  # as in Discord
 
 
 def test_an_unknown_level_lists_the_names_people_see(capsys: pytest.CaptureFixture[str]) -> None:
