@@ -262,13 +262,17 @@ def play_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
         "'bid 2' or 'play 10H'; 'help' for the actions; 'quit' (or Ctrl-D) to stop."
     )
     out(render.player_text(game.rules_text))
+    shown = -1  # the game's length when the table was last shown
     try:
         while not game.is_over:
             seat = game.to_act[0]
             if seat != 0:
                 events = game.apply(seat, decide(bots[seat], game, seat))
             else:
-                taken = your_turn(game, names, stdin, out)
+                # After help or a refusal nothing changed: only the hand and the choices again,
+                # so the message stays right above them.
+                taken = your_turn(game, names, stdin, out, table=shown != len(game.log))
+                shown = len(game.log)
                 if taken is None:
                     continue
                 events = taken
@@ -292,13 +296,15 @@ def read_line(stdin: TextIO) -> str:
 
 
 def your_turn(
-    game: Game, names: list[str], stdin: TextIO, out: Callable[[str], Any]
+    game: Game, names: list[str], stdin: TextIO, out: Callable[[str], Any], *, table: bool = True
 ) -> list[dict[str, Any]] | None:
-    """Show the table and your choices, read one, and apply it: its events, or ``None`` when
-    nothing was done (help, a refusal, a question answered no) and the turn is asked again."""
+    """Show the table (unless ``table`` is false) and your choices, read one, and apply it: its
+    events, or ``None`` when nothing was done (help, a refusal, a question answered no) and the
+    turn is asked again."""
     view = game.view(0)
     out("")
-    out(render.table_text(view, names))
+    if table:
+        out(render.table_text(view, names))
     out("Your hand: " + render.pretty_cards(view["hand"]))
     for text in render.seat_lines(view, names):
         out(text)

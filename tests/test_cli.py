@@ -116,6 +116,9 @@ def test_play_refuses_bad_input_and_goes_on() -> None:
     assert "not a card" in text
     assert "unknown action 'fly'" in text
     assert "Game abandoned." in text
+    # Nothing changed between the refusals: the table is shown once, then only the hand and the
+    # choices under each message (issue 46's fresh look: the message was lost above a whole table).
+    assert text.count("Seats:") == 1 and text.count("Your hand:") == 4
 
 
 def test_simulate_prints_wins_points_and_speed() -> None:
