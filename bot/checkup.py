@@ -173,7 +173,8 @@ def print_check(
     for problem in report.problems:
         print(f"problem: {problem}", file=err)
     if report.problems:
-        print(f"not ready: {len(report.problems)} problem(s) above", file=err)
+        many = len(report.problems)
+        print(f"not ready: {many} problem{'' if many == 1 else 's'} above", file=err)
         return 1
     print(f"ready: start the bot with `{command}`", file=out)
     return 0

@@ -10,6 +10,7 @@ from typing import Any
 from bot.ai import decide, make_player
 from bot.engine import new_game
 from bot.levels import level_name
+from bot.render import count
 
 
 @dataclass
@@ -41,12 +42,12 @@ class SimulationResult:
             wins = self.level_wins[level]
             share = wins / (finished * seats / self.players) if finished else 0.0
             lines.append(
-                f"  {level_name(level):>7} ({seats} seat(s)): won {wins} games "
+                f"  {level_name(level):>7} ({count(seats, 'seat')}): won {count(wins, 'game')} "
                 f"({100 * wins / max(1, finished):.1f}% of games; {share:.2f}x a fair share), "
                 f"average final score {self.level_points[level] / max(1, self.games * seats):.1f}"
             )
         for seat, wins in enumerate(self.seat_wins):
-            lines.append(f"  seat {seat + 1}: {wins} wins")
+            lines.append(f"  seat {seat + 1}: won {count(wins, 'game')}")
         lines.append(
             f"  {self.deals / max(1, self.games):.1f} deals per game; "
             f"{self.games / self.seconds:.1f} games/s, {self.deals / self.seconds:.0f} deals/s"

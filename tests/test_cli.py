@@ -126,7 +126,7 @@ def test_simulate_prints_wins_points_and_speed() -> None:
         "simulate", "pitch", "--games", "20", "--seed", "3", "--players", "2", "--seats", "easy,random"
     )
     assert result.returncode == 0, result.stderr
-    assert "easy (1 seat(s)): won" in result.stdout
+    assert "easy (1 seat): won" in result.stdout
     assert "games/s" in result.stdout
 
 

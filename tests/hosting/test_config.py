@@ -241,7 +241,7 @@ def test_check_fails_with_a_specific_message(tmp_path: Path, setup: str, message
     result = tricknight("check", cwd=tmp_path, env=env)
     assert result.returncode == 1
     assert message in result.stderr, result.stderr
-    assert "not ready: 1 problem(s) above" in result.stderr
+    assert "not ready: 1 problem above" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -274,7 +274,7 @@ def test_check_reports_every_bad_setting_with_the_rest_of_the_report(tmp_path: P
         "problem: TRICKNIGHT_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'LOUD'",
         "problem: TRICKNIGHT_COMPUTER_DELAY must be seconds, e.g. 1.0, not 'abc'",
     ]
-    assert "not ready: 2 problem(s) above" in result.stderr
+    assert "not ready: 2 problems above" in result.stderr
     # The rest of the check still ran: the token, the database, the invite URL.
     assert f"token:      set, shaped like a bot token (application {APP_ID})" in result.stdout
     assert "  computers:  not usable (see the problem below)" in result.stdout
