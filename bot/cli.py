@@ -218,7 +218,7 @@ def restore_command(args: argparse.Namespace, settings: Settings) -> int:
     except BackupError as err:
         print(f"tricknight: restore: {err}", file=sys.stderr)
         return 1
-    print(f"restored {done.database} from {args.path}: {done.info.summary()}")
+    print(f"restored {done.database} from {args.path.expanduser().absolute()}: {done.info.summary()}")
     if done.kept is not None:
         print(f"the database it replaced is kept as {done.kept}")
     return 0

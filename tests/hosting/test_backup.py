@@ -241,6 +241,16 @@ async def test_restore_swaps_in_the_backup_and_keeps_the_replaced_database(
         assert [g.status for g in await store.games.unfinished()] == ["playing"]
 
 
+def test_restore_names_the_backup_by_its_whole_path(
+    backup_and_live: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A relative PATH is named in full in what restore prints, like the database it replaced."""
+    backup, live = backup_and_live
+    result = tricknight("restore", backup.name, cwd=tmp_path, db=live)
+    assert result.returncode == 0, result.stderr
+    assert f"restored {live} from {backup}: schema" in result.stdout
+
+
 def test_restore_over_a_damaged_database_keeps_it_as_it_was(
     backup_and_live: tuple[Path, Path], tmp_path: Path
 ) -> None:
