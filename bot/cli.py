@@ -73,7 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one game in the terminal against computer players")
     play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
     # --players and --seed stay text: the engine checks them (once, for every front end).
-    play.add_argument("--players", help="number of players (you are seat 1)")
+    play.add_argument(
+        "--players", help="number of players (default: the variant's usual number); you are seat 1"
+    )
     play.add_argument(
         "--option",
         action="append",
@@ -114,7 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     meld.add_argument("--trump", required=True, help="trump suit: S, H, D or C (or ♠ ♥ ♦ ♣)")
     meld.add_argument("cards", nargs="+", help="the cards, e.g. AH 10H KH QH JH QS JD")
     meld.add_argument("--json", action="store_true", help='print {"total": N, "melds": [...]}')
-    meld.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    meld.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a house rule that changes the pack or the meld table, e.g. --option deck64=on (pinochle-2) "
+        "or --option meld=toby-thomas (double-deck)",
+    )  # fmt: skip
     return parser
 
 

@@ -381,10 +381,11 @@ def test_no_help_text_names_a_stale_level(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_simulate_help_describes_every_option(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 46 (10): --games, --players and --option had no description."""
+    """Issue 46 (10): --games, --players and --option had no description (nor had meld's --option)."""
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    for action in commands.choices["simulate"]._actions:
-        assert action.help, action.option_strings or action.dest
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            assert action.help, (name, action.option_strings or action.dest)
     assert "how many games to play" in " ".join(capsys.readouterr().out.split())
