@@ -5,6 +5,7 @@ computer players; ``simulate`` plays computer-only games."""
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -28,6 +29,9 @@ from bot.engine import (
 from bot.irreversible import IRREVERSIBLE, question
 from bot.levels import computer_label, find_level, level_name
 from bot.simulate import simulate
+
+INTERRUPTED = 130  # the exit status after Ctrl-C: 128 + SIGINT, as shells expect
+BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a program whose reader went away
 
 
 class UsageError(Exception):
@@ -148,6 +152,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # e.g. a long simulate; play and the bot say so themselves
         print("\ntricknight: stopped by Ctrl-C", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:
+        # The reader of the output went away (`… | head`): stop quietly, as other commands do. Later
+        # writes (Python's own flush at exit) go nowhere instead of failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
 
 
 def this_command(argv0: str | None = None, executable: str | None = None, cwd: Path | None = None) -> str:
@@ -243,7 +252,6 @@ def _game_from_args(args: argparse.Namespace) -> Game:
     return new_game(args.variant, players=args.players, options=options, seed=args.seed)
 
 
-INTERRUPTED = 130  # the exit status of a game stopped by Ctrl-C: 128 + SIGINT, as shells expect
 QUIT_WORDS = {"quit", "q", "exit"}
 YES_WORDS = {"yes", "y"}
 YES_TEXT = {"declare-out": "declare out", "concede": "concede", "throw-in": "throw in"}

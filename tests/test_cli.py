@@ -389,3 +389,19 @@ def test_simulate_help_describes_every_option(capsys: pytest.CaptureFixture[str]
         for action in command._actions:
             assert action.help, (name, action.option_strings or action.dest)
     assert "how many games to play" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
+    """`… | head` closed the pipe and play or simulate printed a BrokenPipeError traceback (found
+    reading the terminal afresh for issue 46); now they stop quietly, exit 141 (128 + SIGPIPE)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TRICKNIGHT_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "simulate", "pitch", "--games", "400"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the report is printed
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 141, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err
