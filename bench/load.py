@@ -241,6 +241,8 @@ class Bench:
         if kind in ACTION_KINDS:
             # user, answered at, next person's panel seen, table (people of a table share uid // 10)
             self.acting[channel] = [uid, None, False, uid // 10]
+        elif kind in ("/table new", "lobby click"):
+            self.acting.pop(channel, None)  # a new game: its first turn follows no one's action
         start = time.perf_counter()
         await self.fake.dispatch("INTERACTION_CREATE", payload)
         try:

@@ -14,7 +14,7 @@ import discord
 
 from bot import render
 from bot.discord_ui import limits
-from bot.discord_ui.budget import RestBudget
+from bot.discord_ui.budget import Priority, RestBudget
 from bot.discord_ui.components import PanelNow, SeatButton, drawn_hand, panel_message, table_view
 from bot.discord_ui.messages import announcement, table_content, table_embed
 from bot.discord_ui.panels import Panel, Panels, edit_panel, untracked
@@ -39,7 +39,8 @@ so the next player sees their turn at once also when the picture worker is busy.
 class _Pending:
     dirty: bool = False
     messages: list[str] = field(default_factory=list)
-    ping: tuple[list[int], str] | None = None
+    turn: tuple[list[int], str] | None = None  # whose panels to bring up to date, and the ping's text
+    call: tuple[list[int], str, bool] | None = None  # the ping to post: people, text, with the button
     last_ping_id: int | None = None
     pinged: set[int] = field(default_factory=set)  # who the live ping (last_ping_id) calls
     called: tuple[str, bool] | None = None  # and with what: (text, whether it has the button)
@@ -47,7 +48,8 @@ class _Pending:
     picture_known: bool = False
     told_no_pictures: bool = False
     last_edit: float = 0.0
-    task: asyncio.Task[None] | None = None  # the prompt lane: announcements, turn pings, panels
+    task: asyncio.Task[None] | None = None  # the channel lane: announcements and the turn ping
+    turn_task: asyncio.Task[None] | None = None  # the turn lane: the waiting players' panels
     edit_task: asyncio.Task[None] | None = None  # the paced lane: the table message
     closed: bool = False  # the ended table's last steps are taken (once)
 
@@ -63,11 +65,14 @@ class DiscordPublisher:
     an ended table's last line and final message are out; ``on_gone`` when the table's channel is
     gone or closed to the bot (NotFound or Forbidden), so the table can be ended.
 
-    Each table has two lanes, each a short-lived task: the prompt lane posts announcements and the
-    turn ping (and brings the waiting players' panels up to date), the paced lane edits the table
-    message. The next player's panel and ping never wait for the table message's pacing, nor for
-    an edit waiting for its share of the limit. The bot's own requests keep to a share of Discord's
-    global limit (``budget``): pings and announcements go first, table edits wait and coalesce.
+    Each table has three lanes, each a short-lived task, so nothing the next player needs waits
+    for anything slower: the turn lane brings the waiting players' panels up to date (through
+    their interactions' webhooks, which no channel limit holds up); the channel lane posts
+    announcements and the turn ping in order (Discord allows 5 messages per 5 s per channel, so
+    it may wait: a ping still waiting is replaced by the next one); the paced lane edits the table
+    message at most once per ``min_edit_interval``. The bot's own requests keep to a share of
+    Discord's global limit (``budget``): pings and announcements go first, table edits wait and
+    coalesce.
 
     A turn brings each waiting player's hand panel (``panels``) up to date in place and mentions
     them in one ping; a table has at most one ping, deleted once its people have acted. When a
@@ -100,16 +105,16 @@ class DiscordPublisher:
         # (tests, whose harness may run on a virtual clock).
         self.budget = RestBudget() if min_edit_interval > 0 else None
 
-    async def _take(self, *, urgent: bool = False) -> None:
+    async def _take(self, priority: Priority) -> None:
         if self.budget is not None:
-            await self.budget.take(urgent=urgent)
+            await self.budget.take(priority)
 
     def _state(self, table: Table) -> _Pending:
         # A ping posted before a restart is still this table's live ping: the next one replaces it.
         return self.pending.setdefault(table.id, _Pending(last_ping_id=table.ping_message_id))
 
     def _queue(self, table: Table) -> _Pending:
-        """Make sure the table's prompt lane runs."""
+        """Make sure the table's channel lane runs."""
         state = self._state(table)
         if state.task is None or state.task.done():
             state.task = asyncio.create_task(self._flush(table, state), name=f"table-{table.id}-publish")
@@ -127,7 +132,10 @@ class DiscordPublisher:
         self._queue(table).messages.append(text)
 
     def turn_ping(self, table: Table, user_ids: list[int], text: str) -> None:
-        self._queue(table).ping = (user_ids, text)
+        state = self._state(table)
+        state.turn = (user_ids, text)
+        if state.turn_task is None or state.turn_task.done():
+            state.turn_task = asyncio.create_task(self._turns(table, state), name=f"table-{table.id}-turn")
 
     def events(self, table: Table, events: list[dict[str, Any]]) -> None:
         """Announce the events that deserve a message of their own (``messages.ANNOUNCED``)."""
@@ -160,7 +168,7 @@ class DiscordPublisher:
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _flush(self, table: Table, state: _Pending) -> None:
-        """The prompt lane: announcements in order, then the turn ping; the live ping goes once
+        """The channel lane: announcements in order, then the turn ping; the live ping goes once
         the people it calls have acted."""
         await asyncio.sleep(0)  # let the change that scheduled us finish, so we see its result
         await self._first_message(table)
@@ -174,16 +182,36 @@ class DiscordPublisher:
                 while state.messages:
                     text = state.messages.pop(0)
                     for part in limits.split_content(text):
-                        await self._take(urgent=True)
+                        await self._take(Priority.PROMPT)
                         await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
-                if state.ping:
-                    ids, text = state.ping
-                    state.ping = None
-                    await self._turn(table, channel, state, ids, text)
+                if state.call:
+                    mention, text, needs_button = state.call
+                    state.call = None
+                    await self._ping(table, channel, state, mention, text, needs_button=needs_button)
                 if not state.pinged & set(self._waiting(table)):
                     await self._delete_ping(table, channel, state)
-                if not (state.messages or state.ping):
+                if not (state.messages or state.call):
                     break  # else more came while this was sent: send it too
+        except Exception as err:
+            await self._failed(table, state, err)
+        finally:
+            await self._close_if_done(table, state, channel)
+
+    async def _turns(self, table: Table, state: _Pending) -> None:
+        """The turn lane: each turn's waiting players get their panels brought up to date, then
+        their ping is handed to the channel lane."""
+        await asyncio.sleep(0)
+        await self._first_message(table)
+        channel = None
+        try:
+            channel = await self._channel(table)
+            if channel is None:
+                await self._gone(table, state)
+                return
+            while state.turn:
+                ids, text = state.turn
+                state.turn = None
+                await self._turn(table, channel, state, ids, text)
         except Exception as err:
             await self._failed(table, state, err)
         finally:
@@ -204,10 +232,12 @@ class DiscordPublisher:
                 wait = state.last_edit + self.min_edit_interval - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                await self._take()
+                await self._take(Priority.EDIT)
                 state.dirty = False
-                state.last_edit = time.monotonic()
                 await self.render_table(table, channel)
+                # Counted from the edit's answer, so even a request that was slow to leave keeps
+                # Discord's 5 edits per 5 s per channel.
+                state.last_edit = time.monotonic()
         except Exception as err:
             await self._failed(table, state, err)
         finally:
@@ -229,10 +259,18 @@ class DiscordPublisher:
     ) -> None:
         """The last lane of an ended table to finish takes its last steps, once; then the table's
         state here is dropped."""
-        if table.status != "ended" or state.dirty or state.messages or state.ping or state.closed:
+        if (
+            table.status != "ended"
+            or state.dirty
+            or state.messages
+            or state.turn
+            or state.call
+            or state.closed
+        ):
             return
         me = asyncio.current_task()
-        others = [lane for lane in (state.task, state.edit_task) if lane is not None and lane is not me]
+        lanes = (state.task, state.turn_task, state.edit_task)
+        others = [lane for lane in lanes if lane is not None and lane is not me]
         if any(not lane.done() for lane in others):
             return  # the other lane is still at work: it closes the table when it is done
         state.closed = True
@@ -278,13 +316,14 @@ class DiscordPublisher:
     async def _turn(
         self, table: Table, channel: discord.abc.Messageable, state: _Pending, ids: list[int], text: str
     ) -> None:
-        """Bring each waiting person's panel up to date, then replace the table's ping with one
-        that mentions them; it carries **Show my hand** when someone's panel can no longer be
-        edited. Someone whose own click just showed them this moment is not pinged."""
+        """Bring each waiting person's panel up to date, then have the channel lane replace the
+        table's ping with one that mentions them; it carries **Show my hand** when someone's panel
+        can no longer be edited. Someone whose own click just showed them this moment is not
+        pinged."""
         waiting = self._waiting(table)
         mention: list[int] = []
         needs_button = False
-        pictures: list[tuple[int, PanelNow]] = []  # uploaded once the ping is out
+        pictures: list[tuple[int, PanelNow]] = []  # uploaded once every panel shows its text
         for user_id in ids:
             seat = waiting.get(user_id)
             if seat is None:
@@ -305,11 +344,10 @@ class DiscordPublisher:
             if due is not None:  # drawn too slowly, or the table moved on meanwhile: it follows
                 pictures.append((seat, due))
             mention.append(user_id)
-        try:
-            await self._ping(table, channel, state, mention, text, needs_button=needs_button)
-        finally:
-            for seat, due in pictures:
-                await self.panel_picture(table, seat, due)
+        state.call = (mention, text, needs_button)
+        self._queue(table)
+        for seat, due in pictures:
+            await self.panel_picture(table, seat, due)
 
     async def _ping(
         self, table: Table, channel: discord.abc.Messageable, state: _Pending, mention: list[int],
@@ -333,7 +371,9 @@ class DiscordPublisher:
         view.add_item(SeatButton(table.id, "hand"))
         # The one message that may notify anyone: it names exactly the people whose turn it is.
         people = [discord.Object(uid) for uid in mention]
-        await self._take(urgent=True)
+        await self._take(Priority.PROMPT)
+        if state.call is not None:
+            return  # a newer turn came while this waited for its share: its ping goes instead
         message = await channel.send(
             limits.clip(f"{mentions} {text}{hint}", limits.CONTENT),
             view=view if needs_button else discord.utils.MISSING,
@@ -477,13 +517,13 @@ class DiscordPublisher:
 
     async def _delete_message(self, channel: discord.TextChannel | discord.Thread, message_id: int) -> None:
         with contextlib.suppress(discord.HTTPException):  # already deleted by someone: fine
-            await self._take()
+            await self._take(Priority.TIDY)
             await channel.get_partial_message(message_id).delete()
 
     async def _gone(self, table: Table, state: _Pending) -> None:
         """The table's channel is gone or closed to the bot: nothing can be shown there."""
         state.messages.clear()
-        state.dirty, state.ping = False, None
+        state.dirty, state.turn, state.call = False, None, None
         if self.on_gone is not None:
             await self.on_gone(table)
 
@@ -551,7 +591,9 @@ class DiscordPublisher:
     async def wait_idle(self) -> None:
         """Wait until every lane of every table and every deletion is done (tests and shutdown)."""
         while True:
-            lanes = [lane for s in self.pending.values() for lane in (s.task, s.edit_task) if lane]
+            lanes = [
+                lane for s in self.pending.values() for lane in (s.task, s.turn_task, s.edit_task) if lane
+            ]
             tasks = [task for task in [*lanes, *self._background] if not task.done()]
             if not tasks:
                 return
