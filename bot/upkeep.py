@@ -33,6 +33,9 @@ PAUSED = {
     "full": "cannot grow: the disk is full",
     "disk error": "could not be written (the disk reported an error)",
     "cannot open": "cannot be opened",
+    "unreachable": "server cannot be reached",
+    "connection lost": "server lost its connection",
+    "conflict": "met a conflicting change",
 }
 
 

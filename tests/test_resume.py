@@ -1,7 +1,8 @@
-"""Kill test: a process playing several tables on a file database is killed with SIGKILL at random
-moments and restarted; every game continues from exactly its last accepted action, and no result is
-written twice or lost. The tables cover every variant family: Pitch, partnership Pitch, two-,
-three- and four-hand pinochle and double-deck (``tests.resume_runner.VARIANTS``)."""
+"""Kill test: a process playing several tables is killed with SIGKILL at random moments and
+restarted; every game continues from exactly its last accepted action, and no result is written
+twice or lost. On both store backends: an SQLite file, and PostgreSQL (where a test server is
+configured). The tables cover every variant family: Pitch, partnership Pitch, two-, three- and
+four-hand pinochle and double-deck (``tests.resume_runner.VARIANTS``)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.engine import Game
-from bot.store import GameRecord, Store
+from bot.store import GameRecord, Store, Tx
 from tests.resume_runner import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +26,16 @@ TABLES = len(VARIANTS)
 COMPUTER_DELAY = 0.005
 
 
-def start_runner(db: Path, create: int = 0) -> subprocess.Popen[str]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database the runner plays on: a file, or a fresh PostgreSQL schema."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return str(tmp_path / "kill.db")
+
+
+def start_runner(db: str, create: int = 0) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [sys.executable, "-m", "tests.resume_runner", str(db), "--create", str(create),
@@ -32,7 +44,7 @@ def start_runner(db: Path, create: int = 0) -> subprocess.Popen[str]:
     )  # fmt: skip
 
 
-async def snapshot(db: Path) -> dict[int, GameRecord]:
+async def snapshot(db: str) -> dict[int, GameRecord]:
     store = await Store.open(db, integrity_check=True)
     try:
         games = {}
@@ -50,16 +62,17 @@ def check_consistent(record: GameRecord) -> Game:
     return game
 
 
-async def result_rows(db: Path) -> list[tuple[int, int]]:
-    import aiosqlite
+async def result_rows(db: str) -> list[tuple[int, int]]:
+    store = await Store.open(db)
+    try:
+        rows = await store.db.read(Tx.all, "SELECT game_id, seat FROM results ORDER BY game_id, seat")
+        return [(int(row[0]), int(row[1])) for row in rows]
+    finally:
+        await store.close()
 
-    async with aiosqlite.connect(db) as conn:
-        cursor = await conn.execute("SELECT game_id, seat FROM results ORDER BY game_id, seat")
-        return [(int(a), int(b)) for a, b in await cursor.fetchall()]
 
-
-async def test_sigkill_at_random_moments_then_resume(tmp_path: Path) -> None:
-    db = tmp_path / "kill.db"
+async def test_sigkill_at_random_moments_then_resume(target: str) -> None:
+    db = target
     rng = random.Random(20261121)
     runner = start_runner(db, create=TABLES)
     assert runner.stdout is not None

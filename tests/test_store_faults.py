@@ -16,15 +16,43 @@ import pytest
 
 from bot.discord_ui.replies import CLICK_PATIENCE
 from bot.engine import Game, new_game
-from bot.store import SeatResult, Store, StoreUnavailable, write_patience
+from bot.store import SeatResult, Store, StoreUnavailable, is_postgresql_url, write_patience
 from bot.tables import Table, TableManager
 from bot.upkeep import RESUMED_LINE
+from tests.services.pg_proxy import PostgresProxy
 from tests.test_tables import RecordingPublisher, computer_table, wait_until
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database: a file, or a fresh PostgreSQL schema (reached through a fault-making proxy)."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return str(tmp_path / "faults.db")
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "faults.db")
+async def proxy(backend: str) -> AsyncIterator[PostgresProxy | None]:
+    if not is_postgresql_url(backend):
+        yield None
+        return
+    started = await PostgresProxy.start(backend)
+    try:
+        yield started
+    finally:
+        await started.stop()
+
+
+@pytest.fixture
+def target(backend: str, proxy: PostgresProxy | None) -> str:
+    """Where the store is opened: the file, or the server through the proxy."""
+    return backend if proxy is None else proxy.url
+
+
+@pytest.fixture
+async def store(target: str) -> AsyncIterator[Store]:
+    opened = await Store.open(target)
     await opened.settings.update(1, computer_delay_seconds=0, turn_timeout_seconds=0)
     try:
         yield opened
@@ -33,16 +61,22 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 class Fault:
-    """Makes the database refuse writes in one way, then lets it answer again."""
+    """Makes the database refuse writes in one way, then lets it answer again: on SQLite, a file
+    locked by another program, read-only or full; on PostgreSQL, a server that drops every
+    connection and refuses new ones (a restart, an outage)."""
 
-    def __init__(self, store: Store, kind: str) -> None:
-        self.store, self.kind = store, kind
+    def __init__(self, store: Store, kind: str, proxy: PostgresProxy | None = None) -> None:
+        self.store, self.kind, self.proxy = store, kind, proxy
         self.blocker: sqlite3.Connection | None = None
         self.active = False
 
     async def start(self) -> None:
         self.active = True
-        if self.kind == "locked":  # another program holds the write lock
+        if self.kind == "outage":
+            assert self.proxy is not None
+            self.proxy.refuse()
+            self.proxy.cut()
+        elif self.kind == "locked":  # another program holds the write lock
             # The bot's own writer may be mid-commit: wait for it (off the loop) rather than fail.
             self.blocker = sqlite3.connect(
                 self.store.path, isolation_level=None, timeout=10, check_same_thread=False
@@ -57,7 +91,9 @@ class Fault:
         if not self.active:
             return
         self.active = False
-        if self.blocker is not None:
+        if self.proxy is not None:
+            self.proxy.accept()
+        elif self.blocker is not None:
             self.blocker.rollback()
             self.blocker.close()
         elif self.kind == "read-only":
@@ -66,15 +102,30 @@ class Fault:
             await self.store.db.on_writer(lambda conn: conn.execute("PRAGMA max_page_count = 1073741823"))
 
 
+FAULTS = {"sqlite": ["locked", "read-only", "full"], "postgresql": ["outage"]}
+SAID = {"locked": "locked", "read-only": "read-only", "full": "full", "outage": "server"}
+
+
+def faults(store: Store, proxy: PostgresProxy | None) -> list[Fault]:
+    """Every fault this backend can meet."""
+    return [Fault(store, kind, proxy) for kind in FAULTS[store.backend]]
+
+
 def lines(publisher: RecordingPublisher, table: Table, start: str) -> list[str]:
     return [text for tid, text in publisher.announcements if tid == table.id and text.startswith(start)]
 
 
-@pytest.mark.parametrize("kind", ["locked", "read-only", "full"])
-async def test_tables_pause_on_a_store_fault_and_go_on_when_it_answers(store: Store, kind: str) -> None:
+async def test_tables_pause_on_a_store_fault_and_go_on_when_it_answers(
+    store: Store, proxy: PostgresProxy | None
+) -> None:
+    for fault in faults(store, proxy):
+        await tables_pause_and_go_on(store, fault)
+
+
+async def tables_pause_and_go_on(store: Store, fault: Fault) -> None:
     publisher = RecordingPublisher()
     manager = TableManager(store, publisher)
-    fault = Fault(store, kind)
+    kind = fault.kind
     try:
         tables = [await computer_table(manager, channel, "pitch") for channel in (1, 2)]
         await wait_until(lambda: all(t.version >= 3 for t in tables), timeout=30)
@@ -86,7 +137,7 @@ async def test_tables_pause_on_a_store_fault_and_go_on_when_it_answers(store: St
             assert [t.version for t in tables] == frozen  # write that fits in its free space)
         for table in tables:
             [paused] = lines(publisher, table, "⏸️")
-            assert {"locked": "locked", "read-only": "read-only", "full": "full"}[kind] in paused
+            assert SAID[kind] in paused, paused
         await fault.stop()
         await wait_until(lambda: all(t.status == "ended" for t in tables), timeout=60)
     finally:
@@ -102,9 +153,11 @@ async def test_tables_pause_on_a_store_fault_and_go_on_when_it_answers(store: St
     assert manager.upkeep.stalled == {}
 
 
-async def test_a_click_on_a_locked_store_is_refused_in_time_and_changes_nothing(store: Store) -> None:
+async def test_a_click_on_a_store_that_does_not_answer_is_refused_in_time_and_changes_nothing(
+    store: Store, proxy: PostgresProxy | None
+) -> None:
     manager = TableManager(store, RecordingPublisher())
-    fault = Fault(store, "locked")
+    fault = faults(store, proxy)[0]  # locked, or a PostgreSQL outage
     try:
         table = await manager.open_table(guild_id=1, channel_id=4, host_id=1, host_name="Ann",
                                          variant="pitch", players=2)  # fmt: skip
@@ -116,10 +169,10 @@ async def test_a_click_on_a_locked_store_is_refused_in_time_and_changes_nothing(
         started = time.monotonic()
         with pytest.raises(StoreUnavailable) as refused, write_patience(CLICK_PATIENCE):
             await manager.act(table, 1, action)
-        assert refused.value.reason == "locked"
+        assert refused.value.reason in ("locked", "connection lost", "unreachable")
         assert time.monotonic() - started < 2.0  # well inside Discord's 3 s
+        await fault.stop()  # (a server that does not answer cannot be read either: look after)
         assert table.version == before and len((await store.games.load(table.id)).actions) == before
-        await fault.stop()
         await manager.act(table, 1, action)  # the same click, once the store answers
         assert table.version == before + 1
     finally:
@@ -128,28 +181,41 @@ async def test_a_click_on_a_locked_store_is_refused_in_time_and_changes_nothing(
 
 
 class CheckingPublisher(RecordingPublisher):
-    """Checks, when a game's end reaches the players, that its result is already in the file."""
+    """Checks, when a game's end reaches the players, that its result is already in the database
+    (read beside the store, on a connection of its own)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, target: str) -> None:
         super().__init__()
-        self.path = path
+        self.target = target
         self.ends_seen: list[int] = []
+
+    def stored(self, game_id: int) -> tuple[str, int]:
+        if is_postgresql_url(self.target):
+            import psycopg
+
+            with psycopg.connect(self.target) as pg:
+                status = pg.execute("SELECT status FROM games WHERE id = %s", (game_id,)).fetchone()
+                results = pg.execute("SELECT COUNT(*) FROM results WHERE game_id = %s", (game_id,)).fetchone()
+                assert status is not None and results is not None
+                return str(status[0]), int(results[0])
+        with sqlite3.connect(self.target) as conn:
+            status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            results = conn.execute("SELECT COUNT(*) FROM results WHERE game_id = ?", (game_id,))
+            return status, results.fetchone()[0]
 
     def events(self, table: Table, events: list[dict[str, Any]]) -> None:
         super().events(table, events)
         if any(event["type"] == "game_over" for event in events):
-            with sqlite3.connect(self.path) as conn:
-                status = conn.execute("SELECT status FROM games WHERE id = ?", (table.id,)).fetchone()[0]
-                results = conn.execute("SELECT COUNT(*) FROM results WHERE game_id = ?", (table.id,))
-                stored = (status, results.fetchone()[0])
-            assert stored == ("ended", len(table.seats)), "the end was told before it was stored"
+            assert self.stored(table.id) == ("ended", len(table.seats)), (
+                "the end was told before it was stored"
+            )
             self.ends_seen.append(table.id)
 
 
 async def test_the_end_is_told_only_after_the_result_is_stored_also_when_storing_it_waits(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    publisher = CheckingPublisher(store.path)
+    publisher = CheckingPublisher(backend)  # straight to the database, not through the test's proxy
     manager = TableManager(store, publisher)
     real_finish = store.results.finish
     refusals = 0

@@ -35,6 +35,9 @@ BUSY = {
     "locked": "Trick Night's database is busy (another program has it locked)",
     "read-only": "Trick Night's database cannot be written just now (its files are read-only)",
     "full": "Trick Night's database cannot grow just now (the disk is full)",
+    "unreachable": "Trick Night's database server cannot be reached just now (it is restarting or down)",
+    "connection lost": "Trick Night's database server lost its connection just now",
+    "conflict": "Trick Night's database met a conflicting change",
 }
 
 CogT = TypeVar("CogT")
