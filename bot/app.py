@@ -67,7 +67,7 @@ class TrickNightBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         start_render_pool()  # in the background: the first pictures are drawn in a thread meanwhile
         self.store = await Store.open(
-            self.settings.database, default_computer_delay=self.settings.computer_delay
+            self.settings.store_target, default_computer_delay=self.settings.computer_delay
         )
         self.publisher = DiscordPublisher(
             self,

@@ -126,7 +126,31 @@ def _check_token(settings: Settings, report: CheckReport) -> None:
     report.invite = invite_url(client_id)
 
 
+def _check_server(settings: Settings, report: CheckReport) -> None:
+    """A PostgreSQL database: reached and read (nothing is changed)."""
+    assert settings.database_url is not None
+    report.add("database", f"PostgreSQL {settings.database_label} ({settings.database_source})")
+    try:
+        from bot.postgres_instance import health_problem as server_health
+        from bot.postgres_instance import inspect_server
+    except ImportError:
+        report.problems.append(
+            "TRICKNIGHT_DATABASE names a PostgreSQL server, but its driver is not installed: "
+            "pip install 'tricknight[postgresql]'"
+        )
+        return
+    lines, problems = inspect_server(settings.database_url)
+    for line in lines:
+        report.add("", line)
+    report.problems.extend(problems)
+    if not problems and server_health(settings.database_url, stale_after=float("inf")) is None:
+        report.add("bot", "running on this database")
+
+
 def _check_database(settings: Settings, report: CheckReport, cwd: Path | None) -> None:
+    if settings.database_url is not None:
+        _check_server(settings, report)
+        return
     path = settings.database
     report.add("database", f"{path} ({settings.database_source})")
     legacy = legacy_database_problem(settings, cwd)
@@ -161,7 +185,10 @@ def print_check(
 ) -> int:
     """Print the report; the exit status (0 ready, 1 problems). ``command`` is how the bot is
     started here (``bot.cli.this_command``), for the last line."""
-    print(f"Trick Night {__version__}: configuration check (nothing connects, nothing is changed)", file=out)
+    print(
+        f"Trick Night {__version__}: configuration check (nothing connects to Discord, nothing is changed)",
+        file=out,
+    )
     for label, text in report.lines:
         print(f"  {label + ':' if label else '':<11} {text}", file=out)
     if report.invite:
@@ -182,6 +209,12 @@ def print_check(
 
 def print_health(settings: Settings, out: TextIO = sys.stdout) -> int:
     """``tricknight health``: 0 if the bot on this database is running, connected and recent."""
+    if settings.database_url is not None:
+        from bot.postgres_instance import health_problem as server_health
+
+        problem = server_health(settings.database_url)
+        print(f"unhealthy: {problem}" if problem else "healthy", file=out)
+        return 1 if problem else 0
     problem = health_problem(settings.database)
     if problem is not None:
         print(f"unhealthy: {problem}", file=out)

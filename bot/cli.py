@@ -213,8 +213,26 @@ def health_command(args: argparse.Namespace, settings: Settings) -> int:
     return print_health(settings)
 
 
+def not_for_postgresql(command: str, settings: Settings) -> int | None:
+    """``backup`` and ``restore`` copy SQLite files: on PostgreSQL, say which tools do it (exit 2)."""
+    if settings.database_url is None:
+        return None
+    label = settings.database_label
+    print(
+        f"tricknight: {command}: the database is PostgreSQL ({label}), which `tricknight {command}` does "
+        "not copy (it copies SQLite files). Use the server's own tools, with the bot stopped for a "
+        f"restore: pg_dump --format=custom --file tricknight.dump '{label}' to back up, and "
+        f"pg_restore --clean --if-exists --dbname '{label}' tricknight.dump to restore.",
+        file=sys.stderr,
+    )
+    return 2
+
+
 def backup_command(args: argparse.Namespace, settings: Settings) -> int:
     from bot.backup import BackupError, backup_database
+
+    if (refused := not_for_postgresql("backup", settings)) is not None:
+        return refused
 
     try:
         info = backup_database(settings.database, args.path, force=args.force)
@@ -227,6 +245,9 @@ def backup_command(args: argparse.Namespace, settings: Settings) -> int:
 
 def restore_command(args: argparse.Namespace, settings: Settings) -> int:
     from bot.backup import BackupError, restore_database
+
+    if (refused := not_for_postgresql("restore", settings)) is not None:
+        return refused
 
     try:
         done = restore_database(args.path, settings.database)

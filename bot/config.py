@@ -7,10 +7,11 @@ Where settings come from, strongest first:
 2. the ``.env`` file given with ``--env-file PATH``, else ``.env`` in the working directory;
 3. the defaults below.
 
-The database is ``TRICKNIGHT_DATABASE`` when set. A relative path there is relative to the folder
-of the ``.env`` file that sets it, or to the working directory when it comes from the environment.
-When it is not set, the database lives in the per-user data folder (``default_data_folder``), so a
-bot started from another directory still finds the same database.
+The database is ``TRICKNIGHT_DATABASE`` when set: a ``postgresql://`` URL selects PostgreSQL
+(``database_url``), anything else is an SQLite file's path. A relative path there is relative to
+the folder of the ``.env`` file that sets it, or to the working directory when it comes from the
+environment. When it is not set, the database lives in the per-user data folder
+(``default_data_folder``), so a bot started from another directory still finds the same database.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
+
+from bot.store.database import redacted
 
 APP_NAME = "tricknight"
 DATABASE_NAME = "tricknight.db"
@@ -46,6 +49,11 @@ _TOKEN = re.compile(r"^([A-Za-z0-9_-]{16,})\.([A-Za-z0-9_-]{5,})\.([A-Za-z0-9_-]
 
 
 _T = TypeVar("_T")
+
+
+def is_postgresql_url(text: str) -> bool:
+    """Whether a ``TRICKNIGHT_DATABASE`` value names a PostgreSQL server."""
+    return text.startswith(("postgresql://", "postgres://"))
 
 
 class ConfigError(ValueError):
@@ -180,6 +188,9 @@ class Settings:
 
     token: str | None = field(repr=False)
     database: Path = field(default_factory=default_database)
+    """The SQLite file (when ``database_url`` is None)."""
+    database_url: str | None = field(default=None, repr=False)
+    """A PostgreSQL server's URL, which may hold a password: printed only as ``database_label``."""
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     shard_count: int | None = None
@@ -217,7 +228,11 @@ class Settings:
                 return default
 
         raw_database = env.get("TRICKNIGHT_DATABASE", "").strip()
-        if raw_database:
+        database_url = None
+        if is_postgresql_url(raw_database):
+            database_url, raw_database = raw_database, ""
+            database, source = default_database(env), "TRICKNIGHT_DATABASE"
+        elif raw_database:
             database = Path(raw_database).expanduser()
             if not database.is_absolute():
                 database = (database_base or Path.cwd()) / database
@@ -231,6 +246,7 @@ class Settings:
         settings = cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(os.path.abspath(database)),
+            database_url=database_url,
             log_level=checked("TRICKNIGHT_LOG_LEVEL", lambda: _log_level(env), "INFO"),
             dev_guild_id=checked(
                 "TRICKNIGHT_DEV_GUILD_ID", lambda: _int_or_none(env, "TRICKNIGHT_DEV_GUILD_ID"), None
@@ -242,6 +258,20 @@ class Settings:
         )
         order = {name: index for index, name in enumerate(SETTING_NAMES)}  # as .env.example lists them
         return settings, dict(sorted(problems.items(), key=lambda item: order[item[0]]))
+
+    @property
+    def store_target(self) -> str | Path:
+        """What ``Store.open`` takes: the PostgreSQL URL, or the SQLite file."""
+        return self.database_url if self.database_url is not None else self.database
+
+    @property
+    def database_label(self) -> str:
+        """The database fit to print: the file's path, or the server's URL without a password."""
+        return redacted(self.database_url) if self.database_url is not None else str(self.database)
+
+    @property
+    def backend(self) -> str:
+        return "postgresql" if self.database_url is not None else "sqlite"
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of ``guild_id`` (Discord's rule: the guild's
@@ -316,7 +346,7 @@ def legacy_database_problem(settings: Settings, cwd: Path | None = None) -> str 
     """Trick Night used to keep its database at ``data/tricknight.db`` under the working directory.
     If one is there while the new default database does not exist yet, starting would silently
     begin an empty leaderboard: say so instead."""
-    if settings.database_source != DEFAULT_SOURCE or settings.database.exists():
+    if settings.database_source != DEFAULT_SOURCE or settings.database_url or settings.database.exists():
         return None
     old = ((cwd or Path.cwd()) / LEGACY_DATABASE).absolute()
     if not old.is_file():

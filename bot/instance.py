@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bot.files import FILE_MODE, make_private_folder
 
@@ -62,6 +62,19 @@ def _holder(database: Path) -> int | None:
             return int(status["pid"])
         time.sleep(0.05)
     return None
+
+
+class Instance(Protocol):
+    """A bot's hold on its database: the lock file here, or ``bot.postgres_instance`` on a server."""
+
+    @property
+    def held(self) -> bool: ...
+
+    def acquire(self) -> None: ...
+
+    def write_status(self, state: str, **details: Any) -> None: ...
+
+    def release(self) -> None: ...
 
 
 class InstanceLock:

@@ -2,9 +2,12 @@
 
 ``run(settings)`` is what ``tricknight`` (``tricknight run``) does:
 
-1. take the database's instance lock (``bot.instance``), or stop with the holder's pid;
-2. open the database once, so a bad file stops start-up before anything connects, and log its
-   absolute path, schema version and the shard settings (and warn if others can read it);
+1. take the database's instance lock (``bot.instance``; on PostgreSQL, once the server answers,
+   ``bot.postgres_instance``), or stop with the holder's pid;
+2. open the database once, so a bad database stops start-up before anything connects (a
+   PostgreSQL server out of reach is waited for, with back-off, each try logged), and log its
+   backend, where it is (a file's absolute path, a server's URL without its password), its schema
+   version and the shard settings (and warn if others can read an SQLite file);
 3. connect to Discord; once ready, log the guild count and keep a heartbeat in the lock file for
    ``tricknight health``;
 4. on SIGTERM or SIGINT: refuse new clicks, let the write in flight finish, flush the table
@@ -27,7 +30,7 @@ from bot import __version__
 from bot.app import TrickNightBot
 from bot.config import Settings, legacy_database_problem
 from bot.files import exposure_warning
-from bot.instance import HEARTBEAT_SECONDS, InstanceLock, InstanceLocked, lock_supported
+from bot.instance import HEARTBEAT_SECONDS, Instance, InstanceLock, InstanceLocked, lock_supported
 from bot.store import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -35,6 +38,7 @@ log = logging.getLogger(__name__)
 STOP_TIMEOUT = 10.0
 REFUSED = 2  # exit status when start-up stops before connecting (settings, database, lock)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+SERVER_WAIT = float("inf")  # a PostgreSQL server out of reach at start is waited for (each try logged)
 
 
 def _fail(message: str, status: int = 1) -> int:
@@ -49,6 +53,20 @@ def run(settings: Settings) -> int:
     problem = legacy_database_problem(settings)
     if problem is not None:
         return _fail(problem, REFUSED)
+    if settings.database_url is not None:
+        try:
+            from bot.postgres_instance import PostgresInstance
+        except ImportError:
+            return _fail(
+                "TRICKNIGHT_DATABASE names a PostgreSQL server, but its driver is not installed: "
+                "pip install 'tricknight[postgresql]'",
+                REFUSED,
+            )
+        instance = PostgresInstance(settings.database_url)
+        try:
+            return asyncio.run(serve(settings, instance))
+        finally:
+            instance.release()
     lock = InstanceLock(settings.database)
     if lock_supported():
         try:
@@ -97,26 +115,34 @@ def silence_voice_warnings() -> None:
 
 async def open_database_once(settings: Settings) -> int:
     """Open (creating or upgrading) and close the database; its schema version."""
-    store = await Store.open(settings.database, default_computer_delay=settings.computer_delay)
+    store = await Store.open(
+        settings.store_target, default_computer_delay=settings.computer_delay, wait=SERVER_WAIT
+    )
     try:
         return store.schema_version
     finally:
         await store.close()
 
 
-async def serve(settings: Settings, lock: InstanceLock) -> int:
+async def serve(settings: Settings, lock: Instance) -> int:
     """Check the database, log where everything is, then run the bot until stopped."""
     assert settings.token is not None
-    warning = exposure_warning(settings.database)
+    warning = exposure_warning(settings.database) if settings.database_url is None else None
     try:
         schema = await open_database_once(settings)
     except StoreError as err:
         return _fail(str(err), REFUSED)
+    if not lock.held:  # a server's lock is taken once the server answers
+        try:
+            await asyncio.to_thread(lock.acquire)
+        except InstanceLocked as err:
+            return _fail(str(err), REFUSED)
     if warning:
         log.warning(warning)
     log.info(
-        "Trick Night %s: database %s (schema %d; %s); %s",
-        __version__, settings.database, schema, settings.database_source, settings.shards_text(),
+        "Trick Night %s: database %s %s (schema %d; %s); %s",
+        __version__, settings.backend, settings.database_label, schema, settings.database_source,
+        settings.shards_text(),
     )  # fmt: skip
     if settings.env_file is not None:
         log.info("settings: the environment, then %s", settings.env_file)
@@ -126,7 +152,7 @@ async def serve(settings: Settings, lock: InstanceLock) -> int:
 
 
 async def run_until_stopped(
-    bot: TrickNightBot, token: str, lock: InstanceLock, signals: Sequence[signal.Signals] = STOP_SIGNALS
+    bot: TrickNightBot, token: str, lock: Instance, signals: Sequence[signal.Signals] = STOP_SIGNALS
 ) -> int:
     """Run ``bot`` until it fails (1) or one of ``signals`` arrives (clean stop: 0)."""
     loop = asyncio.get_running_loop()
@@ -144,14 +170,22 @@ async def run_until_stopped(
             runner = asyncio.create_task(bot.start(token), name="discord")
             beat = asyncio.create_task(heartbeat(bot, lock), name="heartbeat")
             stopper = asyncio.create_task(stop.wait(), name="stop-signal")
-            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            if not stop.is_set():
+            while True:
+                await asyncio.wait({runner, stopper, beat}, return_when=asyncio.FIRST_COMPLETED)
+                lost = beat.done() and not beat.cancelled() and beat.exception() is None
+                if stop.is_set() or runner.done() or lost:
+                    break
+                # The bot runs on without its status (tricknight health will say it is stale).
+                log.error("the heartbeat failed", exc_info=beat.exception())
+                beat = asyncio.create_task(never(), name="no-heartbeat")
+            if not stop.is_set() and not lost:
                 stopper.cancel()
                 beat.cancel()
                 return _ended(runner)
-            log.info("%s received: finishing the action in flight, then stopping", received[0])
+            why = f"{received[0]} received" if stop.is_set() else "the database's lock was lost"
+            log.info("%s: finishing the action in flight, then stopping", why)
             beat.cancel()
-            lock.write_status("stopping")
+            await asyncio.to_thread(lock.write_status, "stopping")
             try:
                 await asyncio.wait_for(finish_in_flight(bot), STOP_TIMEOUT)
                 await asyncio.wait_for(bot.close(), STOP_TIMEOUT)
@@ -160,10 +194,15 @@ async def run_until_stopped(
                 log.error("the bot did not stop within %.0f s; exiting anyway", STOP_TIMEOUT)
                 return 1
             log.info("stopped cleanly: every game resumes at the next start")
-            return 0
+            return 0 if stop.is_set() else 1
     finally:
         for sig in signals:
             loop.remove_signal_handler(sig)
+
+
+async def never() -> None:
+    """Waits for ever (in the place of a heartbeat that failed)."""
+    await asyncio.Event().wait()
 
 
 # discord.py runs each slash command and component click in a task with one of these names.
@@ -204,8 +243,10 @@ def _ended(runner: asyncio.Task[None]) -> int:
     return 1
 
 
-async def heartbeat(bot: TrickNightBot, lock: InstanceLock) -> None:
-    """Once ready, log the guild count and shards; then keep the status fresh for ``health``."""
+async def heartbeat(bot: TrickNightBot, lock: Instance) -> None:
+    """Once ready, log the guild count and shards; then keep the status fresh for ``health``
+    (off the event loop: on PostgreSQL it is a round trip). Returns if the database's lock was
+    lost to another process, which stops this one."""
     await bot.wait_until_ready()
     log.info(
         "connected as %s: %d guild(s) on shard(s) %s of %s",
@@ -213,5 +254,8 @@ async def heartbeat(bot: TrickNightBot, lock: InstanceLock) -> None:
     )  # fmt: skip
     while True:
         connected = not bot.is_closed() and all(not shard.is_closed() for shard in bot.shards.values())
-        lock.write_status("running", connected=connected, guilds=len(bot.guilds))
+        await asyncio.to_thread(lock.write_status, "running", connected=connected, guilds=len(bot.guilds))
+        if getattr(lock, "lost", False):
+            log.error("another Trick Night process holds the database now: stopping this one")
+            return
         await asyncio.sleep(HEARTBEAT_SECONDS)

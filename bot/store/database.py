@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.store.errors import StoreError
 from bot.store.worker import Job, Stats
@@ -55,6 +56,24 @@ def write_patience(seconds: float) -> Iterator[None]:
         yield
     finally:
         _patience.reset(token)
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, in the user part or as a ``password=`` parameter (for logs,
+    ``tricknight check`` and error messages)."""
+    parts = urlsplit(url)
+    query = "&".join(
+        item for item in parts.query.split("&") if item and not item.lower().startswith("password=")
+    )
+    netloc = parts.netloc
+    if parts.password is not None:
+        host = parts.hostname or ""
+        if ":" in host:
+            host = f"[{host}]"
+        netloc = f"{parts.username}@{host}" if parts.username else host
+        if parts.port is not None:
+            netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 class Row(Protocol):

@@ -34,14 +34,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from importlib.resources.abc import Traversable
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
 
-from bot.store.database import APPLICATION, Database, Params, Row, Tx
+from bot.store.database import APPLICATION, Database, Params, Row, Tx, redacted
 from bot.store.errors import StoreError, StoreUnavailable
 from bot.store.migrations import Migration, load_migrations, migrations_dir
 from bot.store.worker import BACKOFF_MAX, Job, Worker
@@ -54,20 +53,6 @@ MIGRATION_LOCK = 0x7472_6963_6B6E  # pg_advisory_lock key while migrating ("tric
 COMMIT_KEYS_KEPT = 24 * 3600.0  # seconds a group's commit key is kept for the lost-answer check
 PRUNE_EVERY = 1000  # groups between two prunings of old commit keys
 STARTUP_BACKOFF_MAX = 30.0  # seconds between attempts to reach the server at start
-
-
-def redacted(url: str) -> str:
-    """The URL without its password (for logs, ``tricknight check`` and error messages)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{parts.username}@{host}" if parts.username else host
-    if parts.port is not None:
-        netloc += f":{parts.port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 @functools.lru_cache(maxsize=2048)

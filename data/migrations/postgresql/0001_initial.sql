@@ -18,6 +18,20 @@ CREATE TABLE store_commits (
 );
 CREATE INDEX store_commits_at ON store_commits (at);
 
+-- The bot processes on this database and how they last reported (tricknight health reads it);
+-- one bot at a time holds the instance's advisory lock (bot/postgres_instance.py).
+CREATE TABLE bot_processes (
+    id         TEXT PRIMARY KEY,
+    host       TEXT    NOT NULL,
+    pid        INTEGER NOT NULL,
+    purpose    TEXT    NOT NULL,
+    state      TEXT    NOT NULL,
+    started_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
+    details    TEXT    NOT NULL DEFAULT '{}'   -- JSON: connected, guilds, shards
+);
+CREATE INDEX bot_processes_updated ON bot_processes (purpose, updated_at);
+
 CREATE TABLE guilds (
     guild_id               BIGINT PRIMARY KEY,
     turn_timeout_seconds   INTEGER          NOT NULL DEFAULT 300,
