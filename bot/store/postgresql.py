@@ -488,8 +488,9 @@ class PostgresDatabase(Database):
                     (str(migration.version),),
                 )
         except psycopg.Error as err:
+            reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise StoreError(
-                f"could not upgrade {self.path} to schema {migration.version} ({migration.name}): {err}. "
+                f"could not upgrade {self.path} to schema {migration.version} ({migration.name}): {reason}. "
                 f"The database stays at schema {migration.version - 1}."
             ) from None
 
