@@ -2,7 +2,8 @@
 # with `pip wheel --no-deps`, install it into a fresh virtual environment, run `tricknight`.
 #   docker build -t tricknight .
 #   docker run -d --env-file .env -v tricknight-data:/data --restart unless-stopped tricknight
-# (or `docker compose up -d --build` with compose.yaml). The database lives on the /data volume.
+# (or `docker compose up -d --build` with compose.yaml). The database lives on the /data volume, or
+# on a PostgreSQL server when TRICKNIGHT_DATABASE is a postgresql:// URL (the driver is installed).
 
 FROM python:3.11-slim AS build
 WORKDIR /src
@@ -23,7 +24,7 @@ RUN useradd --system --uid 10001 --user-group --create-home --home-dir /home/tri
     && mkdir -m 0700 /data && chown tricknight:tricknight /data
 COPY --from=build /dist/ /tmp/dist/
 RUN python -m venv /opt/tricknight \
-    && /opt/tricknight/bin/pip install --no-cache-dir /tmp/dist/*.whl \
+    && /opt/tricknight/bin/pip install --no-cache-dir "$(ls /tmp/dist/*.whl)[postgresql]" \
     && rm -rf /tmp/dist
 USER tricknight
 WORKDIR /home/tricknight
