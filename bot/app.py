@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord_ui import DiscordPublisher, answer_command_error, answer_unhandled
+from bot.discord_ui.budget import count_requests
 from bot.pictures import start_render_pool, stop_render_pool
 from bot.store import Store
 from bot.tables import Table, TableManager
@@ -77,6 +78,8 @@ class TrickNightBot(commands.AutoShardedBot):
             on_final=self._table_final,
             on_gone=self._table_gone,
         )
+        if self.publisher.budget is not None:  # every request of the bot's own counts (budget.py)
+            count_requests(self.http, self.publisher.budget)
         # owns_guild: only the tables of guilds on this process's shards (TRICKNIGHT_SHARD_IDS).
         self.tables = TableManager(self.store, self.publisher, owns_guild=self.settings.owns_guild)
         # The cogs (and the persistent items they register) load before resume_all(), so a resumed

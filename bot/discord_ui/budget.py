@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import enum
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any
 
 GLOBAL_RATE = 35.0  # requests a second: Discord's 50, less room for bursts, retries and the rest
 BURST = 5.0
@@ -26,11 +30,17 @@ class Priority(enum.IntEnum):
     TIDY = 2  # deleting old pings: nobody waits for it
 
 
+# Tokens taken ahead for the requests about to be made in this task (``RestBudget.paid``).
+_prepaid: ContextVar[int] = ContextVar("rest_prepaid", default=0)
+EXEMPT = ("/interactions/", "/webhooks/")  # answers to interactions: outside the global limit
+
+
 class RestBudget:
     """``await budget.take(priority)`` before each REST request the bot makes by itself."""
 
     def __init__(self, rate: float = GLOBAL_RATE, burst: float = BURST) -> None:
-        self.rate = rate
+        self.full_rate = rate  # this bot's whole share of Discord's limit
+        self.rate = rate  # this process's part of it (``share``)
         self.burst = burst
         self._tokens = burst
         self._stamp: float | None = None
@@ -42,6 +52,34 @@ class RestBudget:
         # How long requests waited, in seconds (for benches): prompts, and the others.
         self.urgent_waits: collections.deque[float] = collections.deque(maxlen=10_000)
         self.waits: collections.deque[float] = collections.deque(maxlen=10_000)
+
+    def share(self, part: float) -> None:
+        """Keep to ``part`` (0 to 1) of the bot's rate: this process's part when several share it."""
+        self._refill()
+        self.rate = max(0.5, self.full_rate * min(1.0, max(0.0, part)))
+        self.burst = max(1.0, BURST * min(1.0, max(0.0, part)))
+        self._tokens = min(self._tokens, self.burst)
+
+    @contextlib.asynccontextmanager
+    async def paid(self, priority: Priority) -> AsyncIterator[None]:
+        """Take one token now, for the next request made inside the block (and only that one)."""
+        await self.take(priority)
+        token = _prepaid.set(_prepaid.get() + 1)
+        try:
+            yield
+        finally:
+            _prepaid.reset(token)
+
+    async def before_request(self, path: str) -> None:
+        """What every REST request waits for: nothing for an interaction's answer or a request
+        already paid for, else a token (as a prompt: a request made outside the publisher is
+        what someone is waiting for, e.g. a thread for a new table)."""
+        if path.startswith(EXEMPT):
+            return
+        if (left := _prepaid.get()) > 0:
+            _prepaid.set(left - 1)
+            return
+        await self.take(Priority.PROMPT)
 
     def _refill(self) -> None:
         now = time.monotonic()
@@ -74,3 +112,15 @@ class RestBudget:
             if not future.done():  # a cancelled waiter gives its turn away
                 self._tokens -= 1
                 future.set_result(None)
+
+
+def count_requests(http: Any, budget: RestBudget) -> None:
+    """Make every request of discord.py's HTTP client (``bot.http``) wait for ``budget`` first."""
+    send: Callable[..., Awaitable[Any]] = http.request
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        await budget.before_request(str(route.path))
+        return await send(route, **kwargs)
+
+    # An attribute of this client only: discord.py has no hook before its requests.
+    setattr(http, "request", request)  # noqa: B010

@@ -105,9 +105,9 @@ class DiscordPublisher:
         # (tests, whose harness may run on a virtual clock).
         self.budget = RestBudget() if min_edit_interval > 0 else None
 
-    async def _take(self, priority: Priority) -> None:
-        if self.budget is not None:
-            await self.budget.take(priority)
+    def _paid(self, priority: Priority) -> contextlib.AbstractAsyncContextManager[None]:
+        """Take the next request's token now (see ``RestBudget.paid``); nothing when unpaced."""
+        return self.budget.paid(priority) if self.budget is not None else contextlib.nullcontext()
 
     def _state(self, table: Table) -> _Pending:
         # A ping posted before a restart is still this table's live ping: the next one replaces it.
@@ -182,8 +182,8 @@ class DiscordPublisher:
                 while state.messages:
                     text = state.messages.pop(0)
                     for part in limits.split_content(text):
-                        await self._take(Priority.PROMPT)
-                        await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
+                        async with self._paid(Priority.PROMPT):
+                            await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
                 if state.call:
                     mention, text, needs_button = state.call
                     state.call = None
@@ -232,9 +232,9 @@ class DiscordPublisher:
                 wait = state.last_edit + self.min_edit_interval - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                await self._take(Priority.EDIT)
-                state.dirty = False
-                await self.render_table(table, channel)
+                async with self._paid(Priority.EDIT):
+                    state.dirty = False
+                    await self.render_table(table, channel)
                 # Counted from the edit's answer, so even a request that was slow to leave keeps
                 # Discord's 5 edits per 5 s per channel.
                 state.last_edit = time.monotonic()
@@ -371,14 +371,14 @@ class DiscordPublisher:
         view.add_item(SeatButton(table.id, "hand"))
         # The one message that may notify anyone: it names exactly the people whose turn it is.
         people = [discord.Object(uid) for uid in mention]
-        await self._take(Priority.PROMPT)
-        if state.call is not None:
-            return  # a newer turn came while this waited for its share: its ping goes instead
-        message = await channel.send(
-            limits.clip(f"{mentions} {text}{hint}", limits.CONTENT),
-            view=view if needs_button else discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=people, everyone=False, roles=False),
-        )
+        async with self._paid(Priority.PROMPT):
+            if state.call is not None:
+                return  # a newer turn came while this waited for its share: its ping goes instead
+            message = await channel.send(
+                limits.clip(f"{mentions} {text}{hint}", limits.CONTENT),
+                view=view if needs_button else discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions(users=people, everyone=False, roles=False),
+            )
         stale = state.last_ping_id
         state.last_ping_id, state.pinged, state.called = message.id, set(mention), called
         table.ping_message_id = message.id
@@ -517,8 +517,8 @@ class DiscordPublisher:
 
     async def _delete_message(self, channel: discord.TextChannel | discord.Thread, message_id: int) -> None:
         with contextlib.suppress(discord.HTTPException):  # already deleted by someone: fine
-            await self._take(Priority.TIDY)
-            await channel.get_partial_message(message_id).delete()
+            async with self._paid(Priority.TIDY):
+                await channel.get_partial_message(message_id).delete()
 
     async def _gone(self, table: Table, state: _Pending) -> None:
         """The table's channel is gone or closed to the bot: nothing can be shown there."""
