@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -74,6 +75,8 @@ class TableManager:
         # Whether this process runs the guild's shard (Settings.owns_guild): only those tables are
         # resumed and timed here; another process runs the rest.
         self.owns_guild: Callable[[int], bool] = owns_guild or (lambda guild_id: True)
+        # Who this process is, for claims on jobs that must run once across processes (store.jobs).
+        self.process_id = uuid.uuid4().hex
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._closing = False

@@ -230,6 +230,14 @@ async def announce_starts(bot: discord.Client) -> int:
     for league in await store.leagues.starting():
         if not tables.owns_guild(league.guild_id):
             continue
+        job = f"league-start:{league.id}"
+
+        async def unannounced(league_id: int = league.id) -> bool:
+            now = await store.leagues.get(league_id)
+            return now is not None and now.start_announced_at is None
+
+        if not await store.jobs.take(job, tables.process_id, unannounced):
+            continue  # another process announces it (or has)
         channel = await league_channel(bot, league)
         if channel is not None:
             try:
@@ -238,6 +246,7 @@ async def announce_starts(bot: discord.Client) -> int:
             except discord.Forbidden:  # closed to the bot: asking again every tick would not help
                 log.warning("league %s: may not post its start in channel %s", league.id, league.channel_id)
         await store.leagues.mark_start_announced(league.id)  # or nowhere to say it, ever
+        await store.jobs.done(job)
     return announced
 
 
@@ -249,9 +258,18 @@ async def post_standings(bot: discord.Client) -> int:
     for league in await store.leagues.unposted():
         if not tables.owns_guild(league.guild_id):
             continue
+        job = f"standings:{league.id}"
+
+        async def unposted(league_id: int = league.id) -> bool:
+            now = await store.leagues.get(league_id)
+            return now is not None and now.standings_posted_at is None
+
+        if not await store.jobs.take(job, tables.process_id, unposted):
+            continue  # another process posts them (or has)
         channel = await league_channel(bot, league)
         if channel is None:
             await store.leagues.mark_posted(league.id)  # nowhere to post them, ever
+            await store.jobs.done(job)
             continue
         rows = await store.leagues.standings(league.id)
         guild = bot.get_guild(league.guild_id)
@@ -260,6 +278,7 @@ async def post_standings(bot: discord.Client) -> int:
             **limits.checked(content="🏆 League over! " + standings_text(league, rows)), files=files
         )
         await store.leagues.mark_posted(league.id)
+        await store.jobs.done(job)
         posted += 1
     return posted
 

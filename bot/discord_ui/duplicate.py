@@ -9,6 +9,7 @@ tie. The ranking goes by the share of the most a side could have had.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from bot.engine import EngineError, find_variant
 from bot.errors import Refusal
 from bot.history import replay
 from bot.pictures.charts import StandingLine
-from bot.store import DuplicateEvent, Store
+from bot.store import DuplicateEvent, Store, StoreRefusal
 from bot.store.history import seat_name
 
 log = logging.getLogger(__name__)
@@ -262,11 +263,20 @@ async def tend_events(bot: discord.Client, services_: Services) -> int:
                         await tables.stop_at_deal_limit(table, [])
         entries = await store.duplicates.tables(event.id)
         if entries and all(entry.status not in ("lobby", "playing") for entry in entries):
-            await store.duplicates.end(event.id)
+            with contextlib.suppress(StoreRefusal):  # another process (or an admin) ended it first
+                await store.duplicates.end(event.id)
     posted = 0
     for event in await store.duplicates.unposted():
         if not tables.owns_guild(event.guild_id):
             continue
+        job = f"ranking:{event.id}"
+
+        async def unposted(event_id: int = event.id) -> bool:
+            now = await store.duplicates.get(event_id)
+            return now is not None and now.ranking_posted_at is None
+
+        if not await store.jobs.take(job, tables.process_id, unposted):
+            continue  # another process posts it (or has)
         channel = await event_channel(bot, event)
         if channel is not None:
             ranking = await event_ranking(store, event)
@@ -277,4 +287,5 @@ async def tend_events(bot: discord.Client, services_: Services) -> int:
             except discord.Forbidden:
                 log.warning("duplicate event %s: may not post its ranking in %s", event.id, event.channel_id)
         await store.duplicates.mark_posted(event.id)
+        await store.jobs.done(job)
     return posted

@@ -28,6 +28,7 @@ is retried for a moment, then ``StoreUnavailable`` says which:
   mark_posted (duplicate events; their ranking is computed by ``bot.duplicate``)
 - ``store.players``: prefs, update (each player's own choices, e.g. cards as pictures or text)
 - ``store.history``: count, recent, rating_trend, results_trend, game_in_guild (history, replays)
+- ``store.jobs``: claim, done (jobs that must run once, whichever process finds them due)
 
 The rating arithmetic is the pure ``bot.store.ratings.rate``. The store imports nothing of the
 engine, the table manager or Discord: it checks shapes and stores JSON.
@@ -45,6 +46,7 @@ from bot.store.duplicates import DuplicateEvent, Duplicates, DuplicateTable
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError, StoreRefusal, StoreUnavailable
 from bot.store.games import Games
 from bot.store.history import GameHistory
+from bot.store.jobs import Jobs
 from bot.store.leagues import Leagues
 from bot.store.migrations import Migration, load_migrations, migrations_dir
 from bot.store.players import PlayerPrefs, Players
@@ -80,6 +82,7 @@ __all__ = [
     "Games",
     "GuildSettings",
     "GuildSettingsRepo",
+    "Jobs",
     "LeaderRow",
     "League",
     "Leagues",
@@ -125,6 +128,7 @@ class Store:
         self.duplicates = Duplicates(db)
         self.players = Players(db)
         self.history = GameHistory(db)
+        self.jobs = Jobs(db)
 
     @classmethod
     async def open(

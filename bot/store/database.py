@@ -126,6 +126,11 @@ class Tx(abc.ABC):
         self._check()
         self._run(sql, params)
 
+    def change(self, sql: str, params: Params = ()) -> int:
+        """Execute one INSERT, UPDATE or DELETE; returns how many rows it changed."""
+        self._check()
+        return self._change(sql, params)
+
     def insert(self, sql: str, params: Params = ()) -> int:
         """Execute one INSERT into a table with an ``id`` column; returns the new row's id."""
         self._check()
@@ -143,6 +148,9 @@ class Tx(abc.ABC):
 
     @abc.abstractmethod
     def _run(self, sql: str, params: Params) -> None: ...
+
+    @abc.abstractmethod
+    def _change(self, sql: str, params: Params) -> int: ...
 
     @abc.abstractmethod
     def _insert(self, sql: str, params: Params) -> int: ...

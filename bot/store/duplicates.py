@@ -179,7 +179,13 @@ class Duplicates:
             if event.ended_at is not None:
                 raise StoreRefusal(f"duplicate event {event_id} has already ended")
             event.ended_at = time.time()
-            tx.run("UPDATE duplicate_events SET ended_at = ? WHERE id = ?", (event.ended_at, event_id))
+            # Only if still open: another process may have ended it since it was read.
+            ended = tx.change(
+                "UPDATE duplicate_events SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                (event.ended_at, event_id),
+            )
+            if ended != 1:
+                raise StoreRefusal(f"duplicate event {event_id} has already ended")
             return event
 
         return await self._db.write(end)

@@ -220,7 +220,13 @@ class Leagues:
                 raise StoreRefusal("no league is running in this server")
             league = league_record(row)
             league.ended_at = min(now, league.ends_at) if league.ends_at is not None else now
-            tx.run("UPDATE leagues SET ended_at = ? WHERE id = ?", (league.ended_at, league.id))
+            # Only if still open: another process may have closed it since it was read.
+            closed = tx.change(
+                "UPDATE leagues SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                (league.ended_at, league.id),
+            )
+            if closed != 1:
+                raise StoreRefusal("no league is running in this server")
             return league, read_standings(tx, league.id)
 
         return await self._db.write(close)

@@ -185,6 +185,9 @@ class PostgresTx(Tx):
     def _run(self, sql: str, params: Params) -> None:
         self._execute(sql, params)
 
+    def _change(self, sql: str, params: Params) -> int:
+        return self._execute(sql, params).rowcount
+
     def _insert(self, sql: str, params: Params) -> int:
         row = self._execute(f"{sql} RETURNING id", params).fetchone()
         if row is None:

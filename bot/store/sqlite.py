@@ -66,6 +66,9 @@ class SQLiteTx(Tx):
     def _run(self, sql: str, params: Params) -> None:
         self._conn.execute(sql, params)
 
+    def _change(self, sql: str, params: Params) -> int:
+        return self._conn.execute(sql, params).rowcount
+
     def _insert(self, sql: str, params: Params) -> int:
         rowid = self._conn.execute(sql, params).lastrowid
         if rowid is None:

@@ -32,6 +32,20 @@ CREATE TABLE bot_processes (
 );
 CREATE INDEX bot_processes_updated ON bot_processes (purpose, updated_at);
 
+-- Cluster mode (bot/cluster.py): which process runs which gateway shard, as leases that their
+-- holders renew every few seconds and a standby takes over once they lapse; and, per IDENTIFY
+-- bucket (shard_id % max_concurrency), when the next IDENTIFY of any process may go.
+CREATE TABLE shard_leases (
+    shard_id    INTEGER PRIMARY KEY,
+    shard_count INTEGER NOT NULL,
+    holder      TEXT    NOT NULL,                 -- bot_processes.id
+    expires_at  DOUBLE PRECISION NOT NULL         -- the server's clock, Unix seconds
+);
+CREATE TABLE identify_slots (
+    bucket  INTEGER PRIMARY KEY,
+    next_at DOUBLE PRECISION NOT NULL
+);
+
 CREATE TABLE guilds (
     guild_id               BIGINT PRIMARY KEY,
     turn_timeout_seconds   INTEGER          NOT NULL DEFAULT 300,
