@@ -9,7 +9,7 @@ import asyncio
 import gc
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -20,6 +20,9 @@ from bot.discord_ui.budget import count_requests
 from bot.pictures import start_render_pool, stop_render_pool
 from bot.store import Store
 from bot.tables import Table, TableManager
+
+if TYPE_CHECKING:
+    from bot.cluster import ClusterMember
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,14 @@ class TrickNightBot(commands.AutoShardedBot):
     tables: TableManager
     publisher: DiscordPublisher
 
-    def __init__(self, settings: Settings, *, min_edit_interval: float = 1.0, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        min_edit_interval: float = 1.0,
+        cluster: ClusterMember | None = None,
+        **kwargs: Any,
+    ) -> None:
         intents = discord.Intents.default()
         if settings.shard_ids is not None:  # TRICKNIGHT_SHARD_IDS: only these shards in this process
             kwargs.setdefault("shard_ids", list(settings.shard_ids))
@@ -55,6 +65,8 @@ class TrickNightBot(commands.AutoShardedBot):
             **kwargs,
         )
         self.settings = settings
+        self.cluster = cluster  # cluster mode: the shard leases and IDENTIFY pacing (bot.cluster)
+        self.max_concurrency: int | None = None
         self.min_edit_interval = min_edit_interval
         # The store's threads hand results back to the event loop: let a waiting thread have the
         # interpreter after 1 ms of another's Python code rather than 5, so a stored click is
@@ -80,8 +92,12 @@ class TrickNightBot(commands.AutoShardedBot):
         )
         if self.publisher.budget is not None:  # every request of the bot's own counts (budget.py)
             count_requests(self.http, self.publisher.budget)
+            if self.cluster is not None:  # the bot's other processes share its token
+                self.publisher.budget.share(self.cluster.share())
         # owns_guild: only the tables of guilds on this process's shards (TRICKNIGHT_SHARD_IDS).
         self.tables = TableManager(self.store, self.publisher, owns_guild=self.settings.owns_guild)
+        if self.cluster is not None:
+            self.tables.process_id = self.cluster.id
         # The cogs (and the persistent items they register) load before resume_all(), so a resumed
         # table's old buttons are answered as soon as the table is back.
         for extension in EXTENSIONS:
@@ -89,12 +105,25 @@ class TrickNightBot(commands.AutoShardedBot):
         resumed = await self.tables.resume_all()
         if resumed:
             log.info("resumed %d unfinished table(s)", len(resumed))
-        if self.settings.dev_guild_id:
+        if self.cluster is not None and 0 not in (self.settings.shard_ids or ()):
+            log.info("slash commands are synced by the process of shard 0")
+        elif self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """In cluster mode IDENTIFY is paced across every process (one per 5 s per bucket);
+        alone, discord.py's own pacing does."""
+        if self.cluster is None or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if self.max_concurrency is None:
+            _, _, limits = await self.http.get_bot_gateway()
+            self.max_concurrency = int(limits.get("max_concurrency", 1))
+        await self.cluster.identify_slot(shard_id, self.max_concurrency)
 
     # Methods, not the table manager's: the publisher is built before the table manager.
     async def on_ready(self) -> None:

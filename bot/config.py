@@ -125,9 +125,26 @@ def _shard_count(env: Mapping[str, str]) -> int | None:
     return count
 
 
+STANDBY = "standby"
+
+
+def _standby(env: Mapping[str, str], count: int | None, postgresql: bool) -> bool:
+    """``TRICKNIGHT_SHARD_IDS=standby``: a process that runs no shard until another dies."""
+    if env.get("TRICKNIGHT_SHARD_IDS", "").strip().lower() != STANDBY:
+        return False
+    if count is None:
+        raise ConfigError("a standby (TRICKNIGHT_SHARD_IDS=standby) needs TRICKNIGHT_SHARD_COUNT")
+    if not postgresql:
+        raise ConfigError(
+            "a standby (TRICKNIGHT_SHARD_IDS=standby) needs a database the processes share: set "
+            "TRICKNIGHT_DATABASE to a postgresql:// URL (with SQLite each process has a database of its own)"
+        )
+    return True
+
+
 def _shard_ids(env: Mapping[str, str], count: int | None) -> tuple[int, ...] | None:
     raw = env.get("TRICKNIGHT_SHARD_IDS", "").strip()
-    if not raw:
+    if not raw or raw.lower() == STANDBY:
         return None
     parts = [part.strip() for part in raw.split(",")]
     if not all(part.isdigit() for part in parts):
@@ -195,6 +212,7 @@ class Settings:
     dev_guild_id: int | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count runs in this process
+    standby: bool = False  # TRICKNIGHT_SHARD_IDS=standby: no shard until another process dies
     computer_delay: float = 1.0
     # Where the settings were read from, for `tricknight check` and the start-up log.
     env_file: Path | None = None
@@ -240,9 +258,12 @@ class Settings:
         else:
             database, source = default_database(env), DEFAULT_SOURCE
         shard_count = checked("TRICKNIGHT_SHARD_COUNT", lambda: _shard_count(env), None)
-        shard_ids = None
+        shard_ids, standby = None, False
         if "TRICKNIGHT_SHARD_COUNT" not in problems:  # the ids are checked against a valid count
             shard_ids = checked("TRICKNIGHT_SHARD_IDS", lambda: _shard_ids(env, shard_count), None)
+            standby = checked(
+                "TRICKNIGHT_SHARD_IDS", lambda: _standby(env, shard_count, database_url is not None), False
+            )
         settings = cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(os.path.abspath(database)),
@@ -253,6 +274,7 @@ class Settings:
             ),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            standby=standby,
             computer_delay=checked("TRICKNIGHT_COMPUTER_DELAY", lambda: _computer_delay(env), 1.0),
             database_source=source,
         )
@@ -273,6 +295,12 @@ class Settings:
     def backend(self) -> str:
         return "postgresql" if self.database_url is not None else "sqlite"
 
+    @property
+    def cluster(self) -> bool:
+        """Cluster mode (``bot.cluster``): processes that share a PostgreSQL database and lease
+        their shards (of an explicit ``TRICKNIGHT_SHARD_COUNT``) from it."""
+        return self.database_url is not None and self.shard_count is not None
+
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of ``guild_id`` (Discord's rule: the guild's
         creation time bits, ``guild_id >> 22``, modulo the shard count)."""
@@ -282,6 +310,13 @@ class Settings:
 
     def shards_text(self) -> str:
         """The shard settings in words, for the start-up log and ``tricknight check``."""
+        if self.cluster and self.shard_count is not None:
+            leased = "leased from the database"
+            if self.standby:
+                return f"a standby: the shards of {self.shard_count} whose process dies, {leased}"
+            if self.shard_ids is None:
+                return f"every shard (0-{self.shard_count - 1}) of {self.shard_count}, {leased}"
+            return f"shards {','.join(map(str, self.shard_ids))} of {self.shard_count}, {leased}"
         if self.shard_count is None:
             return "every shard in this process, as many as Discord recommends"
         if self.shard_ids is None:

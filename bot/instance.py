@@ -12,6 +12,7 @@ or it could make a bot that starts at that moment refuse to run.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -74,6 +75,9 @@ class Instance(Protocol):
 
     def write_status(self, state: str, **details: Any) -> None: ...
 
+    async def guard(self) -> None:
+        """Returns if the hold was lost to another process (the bot must stop)."""
+
     def release(self) -> None: ...
 
 
@@ -130,6 +134,10 @@ class InstanceLock:
         data = json.dumps(status, sort_keys=True).encode()[: STATUS_BYTES - 1]
         with contextlib.suppress(OSError):
             os.pwrite(self._fd, data.ljust(STATUS_BYTES - 1) + b"\n", 0)  # JSON allows trailing blanks
+
+    async def guard(self) -> None:
+        """A lock on a file is never lost while the process lives: waits for ever."""
+        await asyncio.Event().wait()
 
     def release(self) -> None:
         """Let go of the lock (safe to call twice). The file stays, marked stopped."""

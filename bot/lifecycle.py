@@ -22,6 +22,8 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, cast
 
 import aiohttp
 import discord
@@ -32,6 +34,9 @@ from bot.config import Settings, legacy_database_problem
 from bot.files import exposure_warning
 from bot.instance import HEARTBEAT_SECONDS, Instance, InstanceLock, InstanceLocked, lock_supported
 from bot.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from bot.cluster import ClusterMember
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +67,16 @@ def run(settings: Settings) -> int:
                 "pip install 'tricknight[postgresql]'",
                 REFUSED,
             )
-        instance = PostgresInstance(settings.database_url)
+        instance: Instance = PostgresInstance(settings.database_url)
+        if settings.cluster and settings.shard_count is not None:
+            from bot.cluster import ClusterMember
+
+            wanted = settings.shard_ids or tuple(range(settings.shard_count))
+            instance = ClusterMember(
+                settings.database_url,
+                shard_count=settings.shard_count,
+                shard_ids=None if settings.standby else wanted,
+            )
         try:
             return asyncio.run(serve(settings, instance))
         finally:
@@ -137,6 +151,14 @@ async def serve(settings: Settings, lock: Instance) -> int:
             await asyncio.to_thread(lock.acquire)
         except InstanceLocked as err:
             return _fail(str(err), REFUSED)
+    member = lock if settings.cluster else None
+    keeper = None
+    if member is not None:
+        cluster = cast("ClusterMember", member)
+        log.info("cluster mode on %s: %s", settings.database_label, settings.shards_text())
+        shards = await cluster.wait_for_shards()  # a standby waits here until a process dies
+        keeper = asyncio.create_task(cluster.keep(), name="shard-leases")
+        settings = replace(settings, shard_ids=shards)
     if warning:
         log.warning(warning)
     log.info(
@@ -148,7 +170,13 @@ async def serve(settings: Settings, lock: Instance) -> int:
         log.info("settings: the environment, then %s", settings.env_file)
     for name in settings.unknown:
         log.warning("%s is not a Trick Night setting (a typo?); the settings are in .env.example", name)
-    return await run_until_stopped(TrickNightBot(settings), settings.token, lock)
+    bot = TrickNightBot(settings, cluster=cast("ClusterMember | None", member))
+    assert settings.token is not None
+    try:
+        return await run_until_stopped(bot, settings.token, lock)
+    finally:
+        if keeper is not None:
+            keeper.cancel()
 
 
 async def run_until_stopped(
@@ -170,19 +198,23 @@ async def run_until_stopped(
             runner = asyncio.create_task(bot.start(token), name="discord")
             beat = asyncio.create_task(heartbeat(bot, lock), name="heartbeat")
             stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+            guard = asyncio.create_task(lock.guard(), name="instance-guard")
             while True:
-                await asyncio.wait({runner, stopper, beat}, return_when=asyncio.FIRST_COMPLETED)
-                lost = beat.done() and not beat.cancelled() and beat.exception() is None
+                await asyncio.wait({runner, stopper, beat, guard}, return_when=asyncio.FIRST_COMPLETED)
+                lost = guard.done() or (beat.done() and not beat.cancelled() and beat.exception() is None)
                 if stop.is_set() or runner.done() or lost:
                     break
                 # The bot runs on without its status (tricknight health will say it is stale).
                 log.error("the heartbeat failed", exc_info=beat.exception())
                 beat = asyncio.create_task(never(), name="no-heartbeat")
+            guard.cancel()
             if not stop.is_set() and not lost:
                 stopper.cancel()
                 beat.cancel()
                 return _ended(runner)
-            why = f"{received[0]} received" if stop.is_set() else "the database's lock was lost"
+            why = (
+                f"{received[0]} received" if stop.is_set() else "this process's hold on the database was lost"
+            )
             log.info("%s: finishing the action in flight, then stopping", why)
             beat.cancel()
             await asyncio.to_thread(lock.write_status, "stopping")

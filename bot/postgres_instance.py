@@ -11,6 +11,7 @@ taken again on a new one; if another process has it by then, ``lost`` is set and
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -121,6 +122,12 @@ class PostgresInstance:
                 return self._holder(conn)
         except psycopg.Error:
             return "pid unknown"
+
+    async def guard(self) -> None:
+        """Returns once the lock was lost to another process (seen by ``write_status``, which
+        runs in a thread: so it is looked at once a second, not waited for)."""
+        while not self.lost:  # noqa: ASYNC110
+            await asyncio.sleep(1.0)
 
     def release(self) -> None:
         """Mark this process stopped and let go of the lock (safe to call twice)."""
