@@ -37,6 +37,7 @@ from bot.upkeep import Upkeep, last_events
 # The table's own types live in bot/table_model.py; they are named here too, where callers
 # have always imported them from.
 __all__ = [
+    "GONE",
     "RESTARTING",
     "ActResult",
     "Publisher",
@@ -55,6 +56,10 @@ BACKGROUND_PATIENCE = 0.5
 
 
 RESTARTING = "Trick Night is restarting: try again in a minute. Nothing was changed."
+GONE = "That table has ended or is not here. Nothing was changed; start a new one with /table new."
+"""The answer to a control or form naming a table that is not there for the person asking: ended,
+never opened, or a table of another server or channel. One sentence for all: a different answer
+for another server's table would tell that such a table exists."""
 
 
 class TableManager:
@@ -91,17 +96,43 @@ class TableManager:
         return self._closing
 
     # ----- lookup ------------------------------------------------------------------------------
+    # A table is reached from outside by its id (a button's custom id, a form's) or by the channel a
+    # command is used in. Either way it must be a table of the asking guild: ids are not unique
+    # across bot processes (two processes with a database each both have a table #1, and a guild
+    # whose shard moves brings its old buttons to the other one), and a custom id can be forged. A
+    # table of another guild (or another channel) is refused exactly like one that does not exist:
+    # nothing about it shows, nothing there changes.
     def table_in(self, channel_id: int) -> Table | None:
+        """The live table in this channel, for the bot's own bookkeeping and tests (a person's
+        request goes through ``table_here``, which checks their guild too)."""
         return self.by_channel.get(channel_id)
 
-    def get(self, table_id: int) -> Table:
-        table = self.by_id.get(table_id)
-        if table is None:
-            raise TableError("That table has ended. Start a new one with /table new.")
+    def table_here(self, channel_id: int | None, *, guild_id: int | None) -> Table | None:
+        """The live table played in the channel a request came from, if that channel is in the
+        request's guild."""
+        table = self.by_channel.get(channel_id) if channel_id is not None else None
+        if table is None or guild_id is None or table.guild_id != guild_id:
+            return None
         return table
 
-    def require(self, channel_id: int) -> Table:
-        table = self.by_channel.get(channel_id)
+    def get(
+        self, table_id: int, *, guild_id: int | None, channel_id: int | None, any_channel: bool = False
+    ) -> Table:
+        """The live table ``table_id`` if it belongs to ``guild_id`` and is played in ``channel_id``
+        (the request's guild and channel); else ``TableError(GONE)``, the same answer as for a table
+        that has ended or never was. ``any_channel``: any channel of the guild will do, for a caller
+        that checks the channel itself (a **Join** line in the parent channel of a table's thread)."""
+        table = self.by_id.get(table_id)
+        if table is None or guild_id is None or table.guild_id != guild_id:
+            raise TableError(GONE)
+        if not any_channel and (channel_id is None or table.channel_id != channel_id):
+            raise TableError(GONE)
+        return table
+
+    def require(self, channel_id: int | None, *, guild_id: int | None) -> Table:
+        """The table a command used in this channel is about (``table_here``); a refusal if
+        there is none."""
+        table = self.table_here(channel_id, guild_id=guild_id)
         if table is None:
             raise TableError(
                 "There is no table in this channel. Open one with /table new "

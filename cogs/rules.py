@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui import RULES_ITEMS, VARIANT_CHOICES, rules_page, services
+from bot.discord_ui import RULES_ITEMS, VARIANT_CHOICES, rules_page
+from bot.discord_ui.reach import table_here
 
 
 class RulesCog(commands.Cog):
@@ -14,8 +15,7 @@ class RulesCog(commands.Cog):
     @app_commands.describe(game="Which game", share="Show it to the whole channel (default: only you)")
     @app_commands.choices(game=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str, share: bool = False) -> None:
-        table = services(interaction).tables.table_in(interaction.channel_id or 0)
-        embed, view = rules_page(game, 0, table)
+        embed, view = rules_page(game, 0, table_here(interaction))
         await interaction.response.send_message(embed=embed, view=view, ephemeral=not share)
 
 

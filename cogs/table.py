@@ -39,11 +39,11 @@ from bot.discord_ui.lobby import (
     show_out,
 )
 from bot.discord_ui.panels import untracked
+from bot.discord_ui.reach import here
 from bot.discord_ui.threads import THREAD_TYPES, fallback_note, open_thread, why_no_thread
 from bot.engine import find_variant, parse_option_pairs
 from bot.errors import Refusal
 from bot.levels import OFFERED, level_name
-from bot.tables import Table
 
 MAX_OPTIONS_TEXT = 400  # house rules as key=value pairs: every option of a variant fits easily
 HINT_DESCRIPTION = "What the hard computer would do now, and why (only you see it)"
@@ -52,10 +52,6 @@ CARD_STYLE_CHOICES = [
     app_commands.Choice(name="Pictures", value="pictures"),
     app_commands.Choice(name="Text", value="text"),
 ]
-
-
-def here(interaction: discord.Interaction) -> Table:
-    return services(interaction).tables.require(interaction.channel_id or 0)
 
 
 class TableCog(commands.Cog):

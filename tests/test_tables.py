@@ -137,6 +137,29 @@ async def test_refusals_change_nothing(store: Store) -> None:
     assert record.actions == []
 
 
+async def test_a_table_is_found_only_from_its_own_guild_and_channel(store: Store) -> None:
+    """Looked up by an id from outside (a custom id) or by the asking channel, a table of another
+    guild or channel gets the very answer of a table that never was, so none is told apart."""
+    manager = TableManager(store, RecordingPublisher())
+    table = await manager.open_table(guild_id=1, channel_id=5, host_id=1, host_name="Ann", variant="pitch")
+    assert manager.get(table.id, guild_id=1, channel_id=5) is table
+    assert manager.get(table.id, guild_id=1, channel_id=6, any_channel=True) is table
+    assert manager.require(5, guild_id=1) is table and manager.table_here(5, guild_id=1) is table
+    refusals = set()
+    for table_id, guild_id, channel_id in [(table.id + 1, 1, 5), (table.id, 2, 5), (table.id, None, 5),
+                                           (table.id, 1, 6), (table.id, 1, None)]:  # fmt: skip
+        with pytest.raises(TableError) as refused:
+            manager.get(table_id, guild_id=guild_id, channel_id=channel_id)
+        refusals.add(str(refused.value))
+    with pytest.raises(TableError) as refused:
+        manager.get(table.id, guild_id=2, channel_id=5, any_channel=True)
+    refusals.add(str(refused.value))
+    assert len(refusals) == 1 and "has ended or is not here" in refusals.pop()
+    assert manager.table_here(5, guild_id=2) is None and manager.table_here(5, guild_id=None) is None
+    with pytest.raises(TableError, match="no table in this channel"):
+        manager.require(5, guild_id=2)
+
+
 async def test_turn_timer_reminds_then_a_computer_plays_until_the_player_returns(store: Store) -> None:
     publisher = RecordingPublisher()
     await store.settings.update(7, turn_timeout_seconds=1, computer_delay_seconds=0)

@@ -6,7 +6,8 @@ provides), ``replies`` (answering people), ``messages`` (text and embeds), ``com
 (buttons, menus and their clicks), ``panels`` (each player's hand panel, edited in place),
 ``pictures`` (cards as pictures on panels and table messages), ``bidding`` (bid controls),
 ``confirm`` (the second step of what cannot be undone), ``lobby`` (the seat menu, swap requests,
-invitations), ``threads`` (tables in threads of their own), ``rules`` (``/rules`` pages),
+invitations), ``reach`` (which table a click, form or command may reach: only one of its own guild
+and channel), ``threads`` (tables in threads of their own), ``rules`` (``/rules`` pages),
 ``publisher`` (table messages, announcements, pings), ``fallback`` (answers to interactions no
 item takes), ``limits`` (Discord's limits and the one check of everything sent), ``choices``
 (slash-command choices).

@@ -17,7 +17,7 @@ import discord
 from bot import render
 from bot.bid_menu import amounts, ladder_hint, quick_bids
 from bot.discord_ui import limits
-from bot.discord_ui.replies import answering
+from bot.discord_ui.reach import on_table
 from bot.discord_ui.services import services
 from bot.errors import Refusal
 from bot.tables import Table
@@ -44,7 +44,8 @@ def add_bid_controls(ui: discord.ui.View, table: Table, view: dict[str, Any], le
 class OtherBidButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:bidamt:(?P<tid>\d+):(?P<ver>\d+)"
 ):
-    """**Other bid…**: opens a form for any amount (checked by the engine when sent)."""
+    """**Other bid…**: opens a form for any amount (checked by the engine when sent). On a hand
+    panel in the table's channel: only clicks from there count (``reach``)."""
 
     def __init__(self, table_id: int, version: int) -> None:
         super().__init__(
@@ -63,9 +64,8 @@ class OtherBidButton(
         return cls(int(match["tid"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work(table: Table) -> None:
             manager = services(interaction).tables
-            table = manager.get(self.table_id)
             seat, view = manager.view_for(table, interaction.user.id)
             if self.version != table.version:
                 raise Refusal(
@@ -78,7 +78,7 @@ class OtherBidButton(
             limits.check(modal=form)
             await interaction.response.send_modal(form)
 
-        await answering(interaction, work)
+        await on_table(interaction, self.table_id, work)
 
 
 class BidForm(discord.ui.Modal):
@@ -114,19 +114,20 @@ def submitted_amount(interaction: discord.Interaction) -> str:
 
 
 async def submit_bid(interaction: discord.Interaction, match: re.Match[str]) -> None:
-    """Take the typed bid: the engine accepts it or explains which bids are legal."""
+    """Take the typed bid: the engine accepts it or explains which bids are legal. The form was
+    opened from a hand panel in the table's channel, so it is sent from there: its table is
+    reached like a control's (``reach``)."""
     from bot.discord_ui.components import act_and_answer
 
     table_id, version = int(match["tid"]), int(match["ver"])
-    manager = services(interaction).tables
 
-    async def work() -> None:
+    async def work(table: Table) -> None:
         text = submitted_amount(interaction).strip().replace(",", "")
         if not text.isdigit():
             raise Refusal(f"Type a number, such as 250 (not {limits.clip(text, 20)!r}). Nothing was changed.")
-        await act_and_answer(interaction, manager.get(table_id), f"bid {int(text)}", version)
+        await act_and_answer(interaction, table, f"bid {int(text)}", version)
 
-    await answering(interaction, work, manager.by_id.get(table_id))
+    await on_table(interaction, table_id, work)
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (OtherBidButton,)

@@ -7,7 +7,8 @@
   player's new panel replaces the old one, so each player has one.
 - Every button is a ``DynamicItem`` whose custom id carries the table id (and the game version for
   actions), so buttons keep working after a restart and stale clicks are recognised. The custom-id
-  templates must never change: buttons on old messages rely on them.
+  templates must never change: buttons on old messages rely on them. A click reaches the table its
+  custom id names only from that table's guild and channel (``reach.on_table``).
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ from bot.discord_ui.lobby import SeatSelect, bring_in
 from bot.discord_ui.messages import hand_text
 from bot.discord_ui.panels import delete_panel, untracked
 from bot.discord_ui.pictures import HAND_FILE, as_file, hand_picture
-from bot.discord_ui.replies import CLICK_PATIENCE, REFUSALS, display_name, is_admin, refuse, reply
+from bot.discord_ui.reach import on_table
+from bot.discord_ui.replies import display_name, is_admin, reply
 from bot.discord_ui.services import services
 from bot.irreversible import IRREVERSIBLE
 from bot.levels import OFFERED, level_name
 from bot.pictures import Rendered
-from bot.store import PlayerPrefs, write_patience
+from bot.store import PlayerPrefs
 from bot.tables import StaleAction, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -146,23 +148,6 @@ def on_row(ui: discord.ui.View, items: list[discord.ui.Item[Any]], row: int) -> 
 
 
 # ----- answering clicks ----------------------------------------------------------------------------
-async def on_table(
-    interaction: discord.Interaction, table_id: int, work: Callable[[Table], Awaitable[None]]
-) -> None:
-    """Run a component's handler for its table. Refusals get a clear ephemeral reply and change
-    nothing; anything unexpected is logged and answered too (discord.py only logs DynamicItem
-    errors, which would leave the click unanswered)."""
-    manager = services(interaction).tables
-    try:
-        with write_patience(CLICK_PATIENCE):
-            await work(manager.get(table_id))
-    except REFUSALS as err:
-        await refuse(interaction, err, manager.by_id.get(table_id))
-    except Exception:
-        log.exception("interaction failed")
-        await reply(interaction, "Something went wrong on our side; nothing was changed. Try again.")
-
-
 @dataclass
 class PanelMessage:
     """What a hand panel shows: text, controls and, for a player who wants pictures, the hand."""
@@ -320,7 +305,9 @@ LOBBY_LABELS = {
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:lobby:(?P<tid>\d+):(?P<op>[a-z-]+)"
 ):
-    """Join / Leave / Add computer / Start on a lobby message."""
+    """Join / Leave / Add computer / Start on a lobby message, in the table's channel (or thread).
+    **Join** is also on the line in the parent channel of a table's thread, so it works from there
+    too; the others, clicked outside the table's channel, can only be forged (``reach``)."""
 
     def __init__(self, table_id: int, op: str) -> None:
         if op.startswith("add-"):
@@ -361,7 +348,7 @@ class LobbyButton(
                 seat = await manager.add_computer(table, user, level)
                 await reply(interaction, f"A computer player ({level_name(level)}) sits in seat {seat + 1}.")
 
-        await on_table(interaction, self.table_id, work)
+        await on_table(interaction, self.table_id, work, from_parent=self.op == "join")
 
 
 SEAT_BUTTONS = {
@@ -374,7 +361,8 @@ class SeatButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:(?P<op>hand|back):(?P<tid>\d+)"
 ):
     """**Show my hand** (opens the player's hand panel; also on turn pings) and **Take my seat back**
-    (for a player whose seat a computer took over after the turn timer ran out)."""
+    (for a player whose seat a computer took over after the turn timer ran out). The table message,
+    its turn pings and hand panels are all in the table's channel: only clicks from there count."""
 
     def __init__(self, table_id: int, op: str) -> None:
         label, style = SEAT_BUTTONS[op]
@@ -401,7 +389,8 @@ class ActButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tn:act:(?P<tid>\d+):(?P<ver>\d+):(?P<action>[a-z0-9 -]+)",
 ):
-    """One legal action (a card, a bid, pass…) for the game state with this version."""
+    """One legal action (a card, a bid, pass…) for the game state with this version, on a hand
+    panel in the table's channel (only clicks from there count)."""
 
     def __init__(self, table_id: int, version: int, action: str, *, label: str | None = None,
                  disabled: bool = False) -> None:  # fmt: skip
@@ -446,7 +435,8 @@ class ActSelect(
     template=r"tn:sel:(?P<tid>\d+):(?P<ver>\d+)(?::(?P<group>[a-z]+))?",
 ):
     """A menu of legal actions, for when there are too many for buttons. ``group`` keeps the custom
-    ids of several menus on one message apart (``play``, ``bid``, ``card``, ``do``)."""
+    ids of several menus on one message apart (``play``, ``bid``, ``card``, ``do``). On a hand
+    panel in the table's channel, like ``ActButton``."""
 
     def __init__(
         self,

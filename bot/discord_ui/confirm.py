@@ -17,6 +17,7 @@ import discord
 
 from bot import render
 from bot.discord_ui import limits
+from bot.discord_ui.reach import on_table
 from bot.discord_ui.replies import answering, is_admin, reply
 from bot.discord_ui.services import services
 from bot.engine import EngineError
@@ -90,7 +91,8 @@ class AskButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tn:ask:(?P<tid>\d+):(?P<ver>\d+):(?P<action>[a-z-]+)",
 ):
-    """**Declare out…** / **Concede…** / **Throw in…** on the hand: asks before doing."""
+    """**Declare out…** / **Concede…** / **Throw in…** on the hand: asks before doing. On a hand
+    panel in the table's channel: only clicks from there count (``reach``)."""
 
     def __init__(self, table_id: int, version: int, action: str, *, row: int | None = None) -> None:
         super().__init__(
@@ -109,22 +111,19 @@ class AskButton(
         return cls(int(match["tid"]), int(match["ver"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        manager = services(interaction).tables
-
-        async def work() -> None:
+        async def work(table: Table) -> None:
             if self.action not in IRREVERSIBLE:
                 raise Refusal(
                     "That button is not one I know. Nothing was changed; use /hand for your choices."
                 )
-            table = manager.get(self.table_id)
-            seat, _ = manager.view_for(table, interaction.user.id)
+            seat, _ = services(interaction).tables.view_for(table, interaction.user.id)
             if self.version != table.version:
                 raise StaleAction(OUT_OF_DATE + " Use /hand for your hand now.")
             await ask(
                 interaction, table.id, table.version, self.action, consequence(table, seat, self.action)
             )
 
-        await answering(interaction, work, manager.by_id.get(self.table_id))
+        await on_table(interaction, self.table_id, work)
 
 
 class ConfirmButton(
@@ -132,7 +131,9 @@ class ConfirmButton(
     template=r"tn:confirm:(?P<tid>\d+):(?P<ver>\d+):(?P<op>[a-z-]+)",
 ):
     """**Yes, …** or **Cancel** under a question. Game actions carry the version they were asked
-    at; leaving and ending (version 0) do not depend on the moment."""
+    at; leaving and ending (version 0) do not depend on the moment. The question answers a click or
+    command (``/table leave``, ``/table end``) in the table's channel, so it is there: only clicks
+    from there count (``reach``); **Cancel** reaches no table."""
 
     def __init__(self, table_id: int, version: int, op: str) -> None:
         cancel = op == CANCEL
@@ -152,15 +153,18 @@ class ConfirmButton(
         return cls(int(match["tid"]), int(match["ver"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.op == CANCEL:  # changes nothing at any table: no table to reach
+
+            async def cancel() -> None:
+                await settle(interaction, "Cancelled: nothing was changed.")
+
+            await answering(interaction, cancel)
+            return
         manager = services(interaction).tables
 
-        async def work() -> None:
-            if self.op == CANCEL:
-                await settle(interaction, "Cancelled: nothing was changed.")
-                return
+        async def work(table: Table) -> None:
             if self.op not in IRREVERSIBLE + TABLE_OPS:
                 raise Refusal("That button is not one I know. Nothing was changed.")
-            table = manager.get(self.table_id)
             user = interaction.user.id
             if self.op == "leave":
                 await manager.leave(table, user)
@@ -178,7 +182,7 @@ class ConfirmButton(
                 after = " The game is over." if result.view is None else ""
                 await settle(interaction, f"You: {done}.{after}")
 
-        await answering(interaction, work, manager.by_id.get(self.table_id))
+        await on_table(interaction, self.table_id, work)
 
 
 async def settle(interaction: discord.Interaction, text: str) -> None:

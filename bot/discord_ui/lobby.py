@@ -23,6 +23,7 @@ import discord
 
 from bot.discord_ui import limits
 from bot.discord_ui.panels import untracked
+from bot.discord_ui.reach import on_table
 from bot.discord_ui.replies import display_name, reply
 from bot.discord_ui.services import services
 from bot.seating import SeatChange, partners_of
@@ -114,7 +115,8 @@ async def answer_choice(interaction: discord.Interaction, table: Table, change: 
 
 
 class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:seat:(?P<tid>\d+)"):
-    """**Choose a seat…** on a lobby message: sit down, or move, in the seat chosen."""
+    """**Choose a seat…** on a lobby message: sit down, or move, in the seat chosen. Only on the
+    table message, in the table's channel: only choices from there count."""
 
     def __init__(self, table_id: int, table: Table | None = None) -> None:
         options = [seat_option(table, i) for i in range(table.players)] if table is not None else []
@@ -133,8 +135,6 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:s
         return cls(int(match["tid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord_ui.components import on_table  # components builds the lobby with this item
-
         data: dict[str, Any] = dict(interaction.data or {})
         values: list[str] = list(data.get("values") or [])
 
@@ -152,7 +152,9 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:s
 class InviteButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tn:invite:(?P<tid>\d+):(?P<user>\d+)"
 ):
-    """**Join the table** on an invitation: seats the invited member (and only them)."""
+    """**Join the table** on an invitation: seats the invited member (and only them). ``/table
+    invite`` is used in the table's channel (and adds the member to the table's thread first), so
+    the invitation is there: only clicks from there count."""
 
     def __init__(self, table_id: int, user_id: int) -> None:
         super().__init__(
@@ -169,8 +171,6 @@ class InviteButton(
         return cls(int(match["tid"]), int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord_ui.components import on_table
-
         async def work(table: Table) -> None:
             seat = await services(interaction).tables.seating.accept_invite(
                 table, interaction.user.id, display_name(interaction), self.user_id
@@ -185,7 +185,8 @@ class SwapButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tn:swap:(?P<tid>\d+):(?P<a>\d+):(?P<auser>\d+):(?P<b>\d+):(?P<buser>\d+)",
 ):
-    """**Accept the swap** on a request: the person in seat ``b`` swaps with the asker in seat ``a``."""
+    """**Accept the swap** on a request: the person in seat ``b`` swaps with the asker in seat ``a``.
+    The request answers a seat choice made in the table's channel: only clicks from there count."""
 
     def __init__(self, table_id: int, asker_seat: int, asker_id: int, seat: int, user_id: int) -> None:
         super().__init__(
@@ -203,8 +204,6 @@ class SwapButton(
         return cls(int(match["tid"]), *seats_and_people)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord_ui.components import on_table
-
         async def work(table: Table) -> None:
             if interaction.user.id != self.user_id:
                 raise TableError("This swap was asked of someone else.")

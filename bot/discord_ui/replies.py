@@ -66,9 +66,10 @@ async def reply(interaction: discord.Interaction, text: str | None, **kwargs: An
 
 
 async def refuse(interaction: discord.Interaction, err: Exception, table: Table | None = None) -> None:
-    """Answer a refused request (one of ``REFUSALS``) ephemerally, with player names."""
+    """Answer a refused request (one of ``REFUSALS``) ephemerally, with player names (of ``table``,
+    else of the table in the channel it came from)."""
     if table is None:
-        table = services(interaction).tables.table_in(interaction.channel_id or 0)
+        table = services(interaction).tables.table_here(interaction.channel_id, guild_id=interaction.guild_id)
     await reply(interaction, friendly(table, err))
 
 

@@ -12,8 +12,8 @@ import discord
 from bot import render
 from bot.discord_ui import limits
 from bot.discord_ui.messages import COLOUR, options_text
+from bot.discord_ui.reach import table_here
 from bot.discord_ui.replies import answering
-from bot.discord_ui.services import services
 from bot.engine import find_variant
 from bot.tables import Table
 
@@ -41,7 +41,8 @@ def page_texts(variant: str) -> list[tuple[str, str]]:
 
 def rules_page(variant: str, page: int, table: Table | None = None) -> tuple[discord.Embed, discord.ui.View]:
     """One page of a game's rules (clamped to the pages there are) and its buttons. ``table``:
-    this channel's table, whose settings the first page shows when it plays this game."""
+    the table of the channel asking (``reach.table_here``: never one of another guild), whose
+    settings the first page shows when it plays this game."""
     cls = find_variant(variant)
     texts = page_texts(cls.name)
     page = min(max(page, 0), len(texts) - 1)
@@ -92,8 +93,7 @@ class RulesButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            table = services(interaction).tables.table_in(interaction.channel_id or 0)
-            embed, view = rules_page(self.variant, self.page, table)
+            embed, view = rules_page(self.variant, self.page, table_here(interaction))
             await interaction.response.edit_message(embed=embed, view=view)
 
         await answering(interaction, work)

@@ -41,8 +41,8 @@ class FakeTables:
     def __init__(self, table: Table | None) -> None:
         self.table = table
 
-    def table_in(self, channel_id: int) -> Table | None:
-        return self.table if channel_id == 5 else None
+    def table_here(self, channel_id: int | None, *, guild_id: int | None) -> Table | None:
+        return self.table if (channel_id, guild_id) == (5, 1) else None
 
 
 class FakeInteraction:
@@ -50,7 +50,7 @@ class FakeInteraction:
 
     def __init__(self, table: Table | None = None) -> None:
         self.client = SimpleNamespace(tables=FakeTables(table), store=None)
-        self.channel_id = 5
+        self.guild_id, self.channel_id = 1, 5
         self.response = FakeResponse()
         self.followup = FakeFollowup()
 

@@ -123,7 +123,7 @@ async def test_gateway_resume_and_fresh_identify_mid_game_fire_each_timer_once(
         await fake.wait_for_request("PUT", r"^/applications/\d+/commands$")
         await bot.store.settings.update(int(fake.guild_id), turn_timeout_seconds=2)
         _, table_id = await open_and_start(fake, options="target=21")
-        table = bot.tables.get(table_id)
+        table = bot.tables.by_id[table_id]
         await my_turn(fake)
         await fake.close_gateway(4000)  # dropped: discord.py resumes the session
         for _ in range(200):
@@ -144,7 +144,7 @@ async def test_gateway_resume_and_fresh_identify_mid_game_fire_each_timer_once(
             await asyncio.sleep(0.02)
         assert sum(p["op"] == 2 for p in fake.gateway_received) == 2
         assert table.version > played + 2, "the game stopped after the new session"
-        assert bot.tables.get(table_id) is table and len(bot.tables.by_id) == 1
+        assert bot.tables.by_id[table_id] is table and len(bot.tables.by_id) == 1
         texts = [(r.json or {}).get("content") or "" for r in fake.requests if r.method == "POST"]
         assert sum("reminder" in t for t in texts) == 1
         assert sum("did not play in time" in t for t in texts) == 1
@@ -158,7 +158,7 @@ async def test_a_click_while_the_database_is_locked_gets_try_again_in_time(
         lobby, table_id = await open_and_start(fake)
         await my_turn(fake)
         action, hand = await first_action(fake, lobby, table_id)
-        version = bot.tables.get(table_id).version
+        version = bot.tables.by_id[table_id].version
         blocker = sqlite3.connect(tmp_path / "wire.db", isolation_level=None, timeout=0)
         blocker.execute("BEGIN IMMEDIATE")
         try:
@@ -167,7 +167,7 @@ async def test_a_click_while_the_database_is_locked_gets_try_again_in_time(
             assert time.monotonic() - started < 2.5
             content = answer.json["data"]["content"]
             assert "busy" in content and "Try again" in content and answer.json["data"]["flags"] & 64
-            assert bot.tables.get(table_id).version == version
+            assert bot.tables.by_id[table_id].version == version
         finally:
             blocker.rollback()
             blocker.close()
