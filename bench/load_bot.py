@@ -198,19 +198,19 @@ class Phases:
             self.steps.setdefault(label, []).append(at - before)
 
     def install(self) -> None:
-        from bot.discord_ui import components
+        from bot.discord_ui import bidding, components, confirm, lobby, reach
         from bot.discord_ui.publisher import DiscordPublisher
         from bot.store.database import Database
         from bot.tables import TableManager
 
         phases = self
-        on_table, act, submit = components.on_table, TableManager.act, Database._submit
+        on_table, act, submit = reach.on_table, TableManager.act, Database._submit
         prefs = DiscordPublisher.picture_prefs
 
-        async def traced_on_table(interaction: Any, table_id: int, work: Any) -> None:
+        async def traced_on_table(interaction: Any, table_id: int, work: Any, **kwargs: Any) -> None:
             phases.begin(HANDLING.started.get(int(interaction.id)))
             try:
-                await on_table(interaction, table_id, work)
+                await on_table(interaction, table_id, work, **kwargs)
             finally:
                 phases.marks.pop(id(asyncio.current_task()), None)
 
@@ -235,7 +235,8 @@ class Phases:
             finally:
                 phases.mark("prefs")
 
-        components.on_table = traced_on_table  # type: ignore[assignment]
+        for module in (components, lobby, bidding, confirm):  # each calls the name it imported
+            module.on_table = traced_on_table  # type: ignore[attr-defined]
         TableManager.act = traced_act  # type: ignore[method-assign]
         Database._submit = traced_submit  # type: ignore[method-assign]
         DiscordPublisher.picture_prefs = traced_prefs  # type: ignore[method-assign]
