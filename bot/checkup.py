@@ -209,6 +209,12 @@ def print_check(
 
 def print_health(settings: Settings, out: TextIO = sys.stdout) -> int:
     """``tricknight health``: 0 if the bot on this database is running, connected and recent."""
+    if settings.database_url is not None and settings.cluster:
+        from bot.cluster import health_problem as process_health
+
+        problem = process_health(settings.database_url)
+        print(f"unhealthy: {problem}" if problem else "healthy", file=out)
+        return 1 if problem else 0
     if settings.database_url is not None:
         from bot.postgres_instance import health_problem as server_health
 

@@ -234,6 +234,7 @@ class ClusterMember:
             if held:
                 log.info("holding shard(s) %s of %d", ",".join(map(str, sorted(held))), self.shard_count)
                 return tuple(sorted(held))
+            await asyncio.to_thread(self.write_status, "waiting", waiting_for=self.waiting_for)
             if self.waiting_for != said:
                 log.info("waiting for shards: %s", self.waiting_for)
                 said = self.waiting_for
@@ -307,3 +308,31 @@ class ClusterMember:
                 bucket,
             )
         await asyncio.sleep(wait)
+
+
+def health_problem(url: str, *, host: str | None = None, stale_after: float = 120.0) -> str | None:
+    """Why this machine's (this container's) newest bot process of the cluster is not healthy, or
+    None: it must report (a standby waiting counts) and, once it runs shards, be connected."""
+    here = host or socket.gethostname()
+    label = redacted(url)
+    try:
+        with connect(url) as conn:
+            row = conn.execute(
+                "SELECT pid, state, updated_at, details FROM bot_processes"
+                " WHERE host = %s AND purpose = 'bot' ORDER BY started_at DESC LIMIT 1",
+                (here,),
+            ).fetchone()
+    except psycopg.Error as err:
+        return f"the database {label} cannot be reached ({str(err).strip().splitlines()[0]})"
+    if row is None:
+        return f"no Trick Night process of the cluster has run on {here}"
+    pid, state, updated, details = row[0], row[1], float(row[2]), json.loads(row[3])
+    who = f"the bot (pid {pid} on {here})"
+    if state not in ("waiting", "starting", "running"):
+        return f"{who} is {state}"
+    age = time.time() - updated
+    if age > stale_after:
+        return f"{who} has not reported for {age:.0f} s (hung?)"
+    if state == "running" and not details.get("connected", False):
+        return f"{who} is not connected to Discord"
+    return None
