@@ -160,6 +160,7 @@ class FakeDiscord:
         patch_discord: bool = True,
         channels: int = 1,  # text channels in the guild: channel_id, then EXTRA_CHANNELS + 1, + 2, ...
         rate_limits: bool = False,  # answer like Discord's per-route and global limits (headers, 429s)
+        listen_port: int = 0,  # 0: an ephemeral port (``port`` once started)
     ) -> None:
         self.bot_id, self.app_id = str(bot_id), str(app_id or bot_id)
         self.guild_id, self.channel_id, self.user_id = str(guild_id), str(channel_id), str(user_id)
@@ -195,6 +196,7 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._saved: tuple | None = None
         self.port: int | None = None
+        self.listen_port = listen_port
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -211,7 +213,7 @@ class FakeDiscord:
         app.router.add_route("*", "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.listen_port)
         await site.start()
         self.port = self._runner.addresses[0][1]
         if self.patch_discord:
@@ -618,8 +620,8 @@ class FakeDiscord:
         try:
             headers: dict[str, str] = {}
             resp = self.intercept(rec) if self.intercept is not None else None
-            if resp is None and self.rate_limiter is not None:
-                headers, resp = self.rate_limiter.check(rec.method, path)
+            if resp is None:
+                headers, resp = self._rate_limit(rec)
             problems = (
                 limit_errors((rec.json or {}).get("data")) if "/callback" in path else limit_errors(rec.json)
             )
@@ -640,6 +642,13 @@ class FakeDiscord:
             self.requests.append(rec)
             self._cond.notify_all()
         return resp
+
+    def _rate_limit(self, rec: RecordedRequest) -> tuple[dict[str, str], web.Response | None]:
+        """Rate-limit headers for the response, and a 429 to send instead (a subclass may keep
+        budgets per bot token: ``tests/cluster/fake_cluster.py``)."""
+        if self.rate_limiter is None:
+            return {}, None
+        return self.rate_limiter.check(rec.method, rec.path)
 
     def _store_message(self, msg: dict[str, Any]) -> dict[str, Any]:
         self.messages[msg["id"]] = msg
