@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.ai import Player
 from bot.engine import Action, EngineError, Game, find_variant, new_game
 from bot.engine.options import given_options
 from bot.errors import Refusal
 from bot.levels import computer_label
+
+if TYPE_CHECKING:
+    from bot.store import GameRecord
 
 
 class TableError(Refusal):
@@ -43,6 +46,15 @@ def check_default_options(value: Any) -> dict[str, dict[str, Any]]:
         if given:
             out[cls.name] = given
     return out
+
+
+def stored_game(record: GameRecord) -> Game | None:
+    """The game of a stored table, replayed from its seed and action log (what a restart resumes);
+    None for a table whose game never started. Raises ``BadGameRecord`` for a log that does not
+    replay."""
+    if record.status in ("playing", "ended") or (record.status == "abandoned" and record.actions):
+        return Game.from_json(record.engine_record())
+    return None
 
 
 @dataclass

@@ -30,6 +30,7 @@ from bot.table_model import (
     TableError,
     check_default_options,
     past_deal_limit,
+    stored_game,
 )
 from bot.thinking import Thinker
 from bot.upkeep import Upkeep, last_events
@@ -430,8 +431,7 @@ class TableManager:
             seed=record.seed, message_id=record.message_id, ping_message_id=record.ping_message_id,
             hints=record.hints,
         )  # fmt: skip
-        if record.status in ("playing", "ended") or (record.status == "abandoned" and record.actions):
-            table.game = Game.from_json(record.engine_record())
+        table.game = stored_game(record)
         if record.status == "playing":
             self._make_bots(table)
         return table
