@@ -73,6 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "health", parents=[env_file], help="exit 0 if the bot on this database is running and connected"
     )
+    migrate = sub.add_parser(
+        "migrate-store",
+        help="copy an SQLite database to an empty PostgreSQL database (or back), and verify the copy",
+    )
+    migrate.add_argument("--from", dest="source", required=True, metavar="PATH", help="the SQLite database")
+    migrate.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help="postgresql://user@host:port/database"
+    )
 
     play = sub.add_parser("play", help="play one game in the terminal against computer players")
     play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
@@ -139,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return meld_command(args, sys.stdout)
         if args.command == "check":
             return check_command(args)
+        if args.command == "migrate-store":
+            from bot.migrate import migrate_command
+
+            return migrate_command(args.source, args.target, sys.stdout, sys.stderr)
         if args.command in HOSTING_COMMANDS:
             return HOSTING_COMMANDS[args.command](args, load_settings(getattr(args, "env_file", None)))
         return run_command(load_settings(getattr(args, "env_file", None)))
