@@ -25,10 +25,13 @@ printed: stores name a server by its redacted URL).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import re
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -36,6 +39,7 @@ from typing import TextIO
 from bot.backup import DatabaseInfo, inspect_database
 from bot.engine import EngineError
 from bot.files import side_files
+from bot.instance import Instance, InstanceLock, InstanceLocked, lock_supported
 from bot.store import GameRecord, Store, StoreError, is_postgresql_url
 from bot.store.transfer import (
     TABLES,
@@ -202,8 +206,6 @@ async def open_server(url: str, option: str) -> Store:
 async def migrate(given_source: str, given_target: str, report: Report) -> Verified:
     """Copy and verify (see the module docstring); raises ``MigrateError`` or ``StoreError``.
     Either direction: an SQLite file to a PostgreSQL server, or back to a new SQLite file."""
-    from bot.instance import InstanceLock, InstanceLocked, lock_supported
-
     forward = is_postgresql_url(given_target)
     if forward == is_postgresql_url(given_source):
         raise MigrateError(
@@ -211,43 +213,71 @@ async def migrate(given_source: str, given_target: str, report: Report) -> Verif
             "(postgresql://user@host:port/database), or the other way round"
         )
     check_driver()
+    url, option = (given_target, "--to") if forward else (given_source, "--from")
     info = await asyncio.to_thread(check_file, given_source if forward else given_target, copied_from=forward)
     created = not info.exists
-    lock = InstanceLock(info.path, purpose="migrate-store")
-    if lock_supported():
-        try:
-            lock.acquire()
-        except InstanceLocked as err:
-            holder = f" (pid {err.pid})" if err.pid is not None else ""
-            raise MigrateError(
-                f"Trick Night is running on {info.path}{holder}: stop it first, so that nothing it "
-                "writes is left behind"
-            ) from None
     try:
-        if info.exists and 0 < info.schema < info.latest:
-            report.line(
-                f"{info.path} is at schema {info.schema}: upgrading it to schema {info.latest} first, "
-                "as the bot would at its start"
-            )
-        local = await Store.open(info.path, integrity_check=False)  # inspect_database checked it
-        try:
-            server = await open_server(
-                given_target if forward else given_source, "--to" if forward else "--from"
-            )
-            try:
-                source, target = (local, server) if forward else (server, local)
-                return await _copy_and_verify(source, target, report)
-            finally:
-                await server.close()
-        finally:
-            await local.close()
+        async with contextlib.AsyncExitStack() as held:
+            # No bot may write to either side meanwhile (nor start): each is held as a bot holds it.
+            held.enter_context(_hold_file(info.path))
+            if info.exists and 0 < info.schema < info.latest:
+                report.line(
+                    f"{info.path} is at schema {info.schema}: upgrading it to schema {info.latest} first, "
+                    "as the bot would at its start"
+                )
+            local = await Store.open(info.path, integrity_check=False)  # inspect_database checked it
+            held.push_async_callback(local.close)
+            server = await open_server(url, option)
+            held.push_async_callback(server.close)
+            instance = await asyncio.to_thread(_hold_server, url, server.path)
+            held.push_async_callback(asyncio.to_thread, instance.release)
+            source, target = (local, server) if forward else (server, local)
+            return await _copy_and_verify(source, target, report)
     except BaseException:
         if created:  # a new SQLite target that did not take the copy: leave nothing behind
             for made in (info.path, *side_files(info.path)):
                 made.unlink(missing_ok=True)
         raise
+
+
+def _running(where: str, err: InstanceLocked) -> MigrateError:
+    found = re.search(r"\((pid [^)]*)\)", str(err))  # both locks name the holder so: (pid 7 on host)
+    holder = found.group(1) if found else "pid unknown"
+    return MigrateError(
+        f"Trick Night is running on {where} ({holder}): stop it first, so that nothing it writes is "
+        "left behind"
+    )
+
+
+@contextlib.contextmanager
+def _hold_file(path: Path) -> Iterator[None]:
+    """The SQLite file's instance lock (``<database>.lock``), as a bot holds it."""
+    lock = InstanceLock(path, purpose="migrate-store")
+    if lock_supported():
+        try:
+            lock.acquire()
+        except InstanceLocked as err:
+            raise _running(str(path), err) from None
+    try:
+        yield
     finally:
         lock.release()
+
+
+def _hold_server(url: str, label: str) -> Instance:
+    """The server's instance lock (``bot.postgres_instance``), as a bot holds it."""
+    from bot.postgres_instance import PostgresInstance
+
+    instance = PostgresInstance(url, purpose="migrate-store")
+    try:
+        instance.acquire()
+    except InstanceLocked as err:
+        raise _running(label, err) from None
+    except Exception as err:  # the driver's: the server went away since it was opened
+        raise MigrateError(
+            f"the database {label} cannot be reached ({str(err).strip().splitlines()[0]})"
+        ) from None
+    return instance
 
 
 async def _copy_and_verify(source: Store, target: Store, report: Report) -> Verified:

@@ -20,7 +20,8 @@ patience), as the batches it had consumed are gone. The one thing that outlives 
 PostgreSQL sequence moved by ``setval`` (the last statement before the commit): ids then only skip.
 
 What is not copied: each database's own bookkeeping (``tricknight_meta``'s application, schema
-version and last writability check; PostgreSQL's ``store_commits``). Both stores must have the same
+version and last writability check) and the tables of the processes running on it (``NOT_COPIED``:
+job claims, PostgreSQL's commit keys, bot processes and shard leases). Both stores must have the same
 schema (``Store.open`` brings both to this version's); a source holding a table this version does
 not know is refused rather than copied in part.
 
@@ -56,7 +57,14 @@ LOCK_TIMEOUT = "10s"  # how long the copy waits for another process's writes to 
 
 # tricknight_meta rows that are each database's own, not data: never copied, never "data" in a target.
 BOOKKEEPING_KEYS = ("application", "schema_version", "checked_at")
-NOT_COPIED = ("store_commits",)  # PostgreSQL's commit keys (bot/store/postgresql.py)
+# Tables of the running processes, not of the club: never copied, never "data" in a target.
+NOT_COPIED = (
+    "job_claims",  # who is doing a job that must run once; a claim lapses (bot/store/jobs.py)
+    "store_commits",  # PostgreSQL: each committed group's key (bot/store/postgresql.py)
+    "bot_processes",  # PostgreSQL: the processes on the database (bot/postgres_instance.py)
+    "shard_leases",  # PostgreSQL, cluster mode: which process runs which shard
+    "identify_slots",  # PostgreSQL, cluster mode: when the next IDENTIFY may go
+)
 
 
 @dataclass(frozen=True)

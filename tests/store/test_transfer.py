@@ -282,10 +282,22 @@ async def test_an_older_database_is_upgraded_then_copied(tmp_path: Path, postgre
         assert rebuilt is not None and rebuilt.to_json() == game.to_json()
 
 
-async def test_a_source_a_bot_is_running_on_is_refused(club: Path, postgres_url: str) -> None:
+async def test_a_database_a_bot_is_running_on_is_refused(club: Path, postgres_url: str) -> None:
     with InstanceLock(club), pytest.raises(MigrateError, match="Trick Night is running on .*stop it first"):
         await migrated(club, postgres_url)
     async with await Store.open(postgres_url) as target:
+        assert set((await row_counts(target)).values()) == {0}
+        from bot.postgres_instance import PostgresInstance  # the driver: PostgreSQL tests only
+
+        bot = PostgresInstance(postgres_url)  # a bot running on the server
+        await asyncio.to_thread(bot.acquire)
+        try:
+            with pytest.raises(
+                MigrateError, match=r"Trick Night is running on .*\(pid \d+ on .*stop it first"
+            ):
+                await migrated(club, postgres_url)
+        finally:
+            await asyncio.to_thread(bot.release)
         assert set((await row_counts(target)).values()) == {0}
 
 
