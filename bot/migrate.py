@@ -57,6 +57,15 @@ PROGRESS_GAMES = 1_000  # and of the games replayed
 SHOWN_PROBLEMS = 5  # differences named in the error (their count is given too)
 
 
+def plural(number: int, noun: str) -> str:
+    return noun if number == 1 else f"{noun}s"
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 row``, ``2,127 rows``."""
+    return f"{number:,} {plural(number, noun)}"
+
+
 class MigrateError(Exception):
     """The migration cannot be done, or failed; the message is the one line to print."""
 
@@ -89,7 +98,7 @@ class Report:
     def copied(self, table: str, done: int, total: int) -> None:
         """``bot.store.transfer.Progress``: a running count every PROGRESS_ROWS rows, then the total."""
         if done >= total:
-            self.line(f"  {table:<18} {total:>12,} rows copied and checked")
+            self.line(f"  {table:<18} {total:>12,} {plural(total, 'row')} copied and checked")
         elif done // PROGRESS_ROWS > self._shown.get(table, 0):
             self._shown[table] = done // PROGRESS_ROWS
             self.line(f"  {table:<18} {done:>12,} of {total:,} rows …")
@@ -150,12 +159,12 @@ async def verify(source: Store, target: Store, copied: list[TableCopy], report: 
         report.line(f"  {spec.name:<18} {there:>12,} {here:>12,}")
         if not there == here == expected.get(spec.name):
             found.problems.append(
-                f"{spec.name} has {there:,} rows in the source and {here:,} in the target "
+                f"{spec.name} has {counted(there, 'row')} in the source and {here:,} in the target "
                 f"({expected.get(spec.name, 0):,} copied)"
             )
     found.counts = counts[1]
     total = counts[0]["games"]
-    report.line(f"  reading {total:,} games on both sides and replaying each side's record …")
+    report.line(f"  reading {counted(total, 'game')} on both sides and replaying each side's record …")
     async for pairs in stored_games(source, target):
         for mine, theirs in pairs:
             problem, state = compare_game(mine, theirs)
@@ -286,7 +295,9 @@ async def _copy_and_verify(source: Store, target: Store, report: Report) -> Veri
     copied = await copy_store(source, target, progress=report.copied)
     rows = sum(table.rows for table in copied)
     seconds = time.monotonic() - started
-    report.line(f"copied {rows:,} rows of {len(copied)} tables in {seconds:.1f} s (committed); verifying:")
+    report.line(
+        f"copied {counted(rows, 'row')} of {len(copied)} tables in {seconds:.1f} s (committed); verifying:"
+    )
     try:
         found = await verify(source, target, copied, report)
     except BaseException as err:
@@ -299,13 +310,13 @@ async def _copy_and_verify(source: Store, target: Store, report: Report) -> Veri
         await _remove_copy(target, why)
         raise MigrateError(f"{why}; it was removed from {target.path}, which is empty again")
     report.line(
-        f"verified: {rows:,} rows in {len(copied)} tables, and {found.games:,} games "
+        f"verified: {counted(rows, 'row')} in {len(copied)} tables, and {counted(found.games, 'game')} "
         f"({found.replayed:,} replayed to the same state and score, {found.finished:,} finished with "
         "the same results), are the same in both databases"
     )
     if found.unreplayable:
         report.line(
-            f"note: {found.unreplayable:,} games do not replay (from the source's record either): "
+            f"note: {counted(found.unreplayable, 'game')} do not replay (from the source's record either): "
             "they were copied as they are"
         )
     setting = "the --to URL" if target.backend == "postgresql" else target.path

@@ -275,7 +275,7 @@ async def test_an_older_database_is_upgraded_then_copied(tmp_path: Path, postgre
     conn.close()
     printed = await migrated(path, postgres_url)
     assert f"{path} is at schema 1: upgrading it to schema {LATEST} first" in printed
-    assert "1 games (1 replayed to the same state and score" in printed
+    assert "and 1 game (1 replayed to the same state and score" in printed
     async with await Store.open(postgres_url) as target:
         record = await target.games.load(4)
         rebuilt = stored_game(record)
