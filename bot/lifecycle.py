@@ -201,7 +201,7 @@ async def run_until_stopped(
             guard = asyncio.create_task(lock.guard(), name="instance-guard")
             while True:
                 await asyncio.wait({runner, stopper, beat, guard}, return_when=asyncio.FIRST_COMPLETED)
-                lost = guard.done() or (beat.done() and not beat.cancelled() and beat.exception() is None)
+                lost = guard.done()
                 if stop.is_set() or runner.done() or lost:
                     break
                 # The bot runs on without its status (tricknight health will say it is stale).
@@ -277,8 +277,7 @@ def _ended(runner: asyncio.Task[None]) -> int:
 
 async def heartbeat(bot: TrickNightBot, lock: Instance) -> None:
     """Once ready, log the guild count and shards; then keep the status fresh for ``health``
-    (off the event loop: on PostgreSQL it is a round trip). Returns if the database's lock was
-    lost to another process, which stops this one."""
+    (off the event loop: on PostgreSQL it is a round trip)."""
     await bot.wait_until_ready()
     log.info(
         "connected as %s: %d guild(s) on shard(s) %s of %s",
@@ -287,7 +286,4 @@ async def heartbeat(bot: TrickNightBot, lock: Instance) -> None:
     while True:
         connected = not bot.is_closed() and all(not shard.is_closed() for shard in bot.shards.values())
         await asyncio.to_thread(lock.write_status, "running", connected=connected, guilds=len(bot.guilds))
-        if getattr(lock, "lost", False):
-            log.error("another Trick Night process holds the database now: stopping this one")
-            return
         await asyncio.sleep(HEARTBEAT_SECONDS)

@@ -110,7 +110,7 @@ class PostgresInstance:
         if not self._lock(conn):
             conn.close()
             self.lost = True
-            log.error("the database %s is used by another Trick Night process now (%s)",
+            log.error("the database %s is used by another Trick Night process now (%s): stopping this one",
                       self.label, self._holder_safely())  # fmt: skip
             return
         log.warning("the database %s: the instance lock was taken again on a new connection", self.label)
