@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -347,7 +347,9 @@ class DiscordPublisher:
         state.call = (mention, text, needs_button)
         self._queue(table)
         for seat, due in pictures:
-            await self.panel_picture(table, seat, due)
+            # Off the turn lane, so the next turn's panels never wait for this one's pictures
+            # (panel_picture keeps uploads in order and skips one the panel has moved past).
+            self._in_background(self.panel_picture(table, seat, due), "publisher-picture")
 
     async def _ping(
         self, table: Table, channel: discord.abc.Messageable, state: _Pending, mention: list[int],
@@ -506,14 +508,18 @@ class DiscordPublisher:
             if self.on_pinged is not None:
                 await self.on_pinged(table, None)
 
+    def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` beside the lanes (``wait_idle`` waits for it too)."""
+        task = asyncio.create_task(work, name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def _delete_later(self, channel: discord.abc.Messageable, message_id: int | None) -> None:
         """Delete a message in the background: a deletion waits for its share of the global limit
         behind the table edits, and nothing (the next ping above all) should wait for it."""
         if message_id is None or not isinstance(channel, discord.TextChannel | discord.Thread):
             return
-        task = asyncio.create_task(self._delete_message(channel, message_id), name="publisher-delete")
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._in_background(self._delete_message(channel, message_id), "publisher-delete")
 
     async def _delete_message(self, channel: discord.TextChannel | discord.Thread, message_id: int) -> None:
         with contextlib.suppress(discord.HTTPException):  # already deleted by someone: fine
