@@ -1,0 +1,669 @@
+"""Store writes: acknowledged-action latency and throughput at 100 concurrent tables, both backends.
+
+A click is answered only once ``store.games.append_action`` has returned (the action is committed),
+so its time is the acknowledged-action latency. For each backend, in its own new database (an
+SQLite file in a temporary folder; PostgreSQL in a database of its own, ``tn_bench_<pid>``, dropped
+at the end), the bench creates one game per table and drives one asyncio task per table:
+
+- **busy**: each table appends one action every 0.2-1.0 s at random (people and computers at a busy
+  table), for ``--seconds``. This is issue 47's goal: PostgreSQL's p99 at most 25 ms and at most
+  1.5 times SQLite's.
+- **flat out**: each table appends its next action as soon as the last one is acknowledged (no
+  pause): the throughput ceiling.
+- **mixed**: the busy pace plus the other writes a table makes: the turn ping every 10th action,
+  and at a game's end (200 actions; the first game of each table ends at random, so ends are
+  spread) ``results.finish``, then a new game (``games.create``, ``games.update`` of its seats,
+  ``games.update`` of its status and message id). Each table's guild has its own players, rated.
+
+Beside the store's two backends, ``aiosqlite`` runs the SQLite write path as a straightforward
+aiosqlite store would: one connection (WAL, synchronous=NORMAL, as the store's), an asyncio lock
+around each append, each its own transaction (BEGIN IMMEDIATE, the store's four statements,
+COMMIT), each statement awaited. It runs the busy and flat-out phases (appends only).
+
+Printed per phase and backend: actions acknowledged, actions/s, latency p50/p99/max, the lag of the
+bench's own event loop meanwhile (the store's threads must not hold it up), the process's and the
+machine's CPU, and the store's writer figures (writes per commit, writer busy, queue wait). Then
+each goal with its figure, "ok" or "MISSED". Phases run one backend at a time, interleaved
+(busy: each backend, then flat out: each backend, ...), so a change in the machine's load falls on
+all of them alike; compare figures within one run.
+
+PostgreSQL is ``--postgres URL`` (default: $TRICKNIGHT_BENCH_POSTGRES, else
+postgresql://postgres@127.0.0.1:5432/postgres), a server where the bench may create a database.
+If it cannot be reached the bench says so in one line and exits with status 2 (``--sqlite-only``
+runs without it).
+
+Usage: python bench/store_writes.py [--seconds 20] [--tables 100] [--postgres URL] [--sqlite-only]
+                                    [--no-aiosqlite] [--phases busy flat mixed] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import abc
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode, urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.store import Store  # noqa: E402
+from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError  # noqa: E402
+from bot.store.records import UNFINISHED  # noqa: E402
+
+SETTING = "TRICKNIGHT_BENCH_POSTGRES"
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_P99_GOAL_MS = 25.0
+PG_RATIO_GOAL = 1.5  # PostgreSQL's p99 over SQLite's, at most
+BUSY_PACE = (0.2, 1.0)  # seconds between one table's actions
+GAME_ACTIONS = 200  # actions in a game of the mixed phase (pinochle-4 plays ~250 to 150, pitch ~150)
+PING_EVERY = 10  # the mixed phase's turn ping: once every this many actions
+GUILDS = 20  # the tables' guilds (mixed phase: ratings, leagues and results are per guild)
+PLAYERS_PER_GUILD = 40
+W = 27  # the backend column's width
+SNOWFLAKE = 10**17
+ACTIONS = ("play QS", "play 10H", "play AD", "bid 21", "pass", "meld", "trump S", "play JC", "play KH")
+PHASES = {
+    "busy": f"each table acts every {BUSY_PACE[0]:g}-{BUSY_PACE[1]:g} s at random",
+    "flat": "each table acts again as soon as its last action is acknowledged",
+    "mixed": (
+        f"busy pace, plus the turn ping every {PING_EVERY}th action and, at each game's end "
+        f"({GAME_ACTIONS} actions), results.finish and a new game (create, seats, status/message)"
+    ),
+}
+
+
+def seats(user_ids: list[int]) -> list[dict[str, Any] | None]:
+    """A table's seats as the bot stores them: four people."""
+    return [{"kind": "human", "name": f"u{uid % 10_000}", "user_id": uid} for uid in user_ids]
+
+
+# ----- the contestants --------------------------------------------------------------------------------
+class Backend(abc.ABC):
+    """One way of writing a table's actions: the store on SQLite or PostgreSQL, or aiosqlite."""
+
+    name = ""
+    mixed = True  # runs the mixed phase (has the table's other writes)
+
+    @abc.abstractmethod
+    async def create(self, guild_id: int, channel_id: int, user_ids: list[int]) -> int:
+        """A new game in play at a table; its id."""
+
+    @abc.abstractmethod
+    async def append(self, game_id: int, idx: int, seat: int, action: str) -> None:
+        """What a click writes."""
+
+    async def ping(self, game_id: int, message_id: int) -> None:
+        raise NotImplementedError
+
+    async def seated(self, game_id: int, user_ids: list[int]) -> None:
+        raise NotImplementedError
+
+    async def started(self, game_id: int, message_id: int) -> None:
+        raise NotImplementedError
+
+    async def finish(self, game_id: int, guild_id: int, user_ids: list[int]) -> None:
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def reset_stats(self) -> None:
+        """Start the writer's figures afresh (the measured window begins)."""
+
+    @abc.abstractmethod
+    def stats(self) -> dict[str, Any]:
+        """The writer's figures since ``reset_stats`` (none for aiosqlite)."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+
+class StoreBackend(Backend):
+    """Trick Night's own store (``bot.store``) on either backend."""
+
+    def __init__(self, name: str, store: Store) -> None:
+        self.name = name
+        self.store = store
+
+    @classmethod
+    async def open(cls, name: str, target: str | Path) -> StoreBackend:
+        return cls(name, await Store.open(target))
+
+    async def create(self, guild_id: int, channel_id: int, user_ids: list[int]) -> int:
+        return await self.store.games.create(
+            guild_id=guild_id, channel_id=channel_id, host_id=user_ids[0], variant="pinochle-4",
+            family="pinochle", options={}, seed=random.randrange(2**53), players=4, seats=seats(user_ids),
+            status="playing",
+        )  # fmt: skip
+
+    async def append(self, game_id: int, idx: int, seat: int, action: str) -> None:
+        await self.store.games.append_action(game_id, idx, seat, action)
+
+    async def ping(self, game_id: int, message_id: int) -> None:
+        await self.store.games.set_ping(game_id, message_id)
+
+    async def seated(self, game_id: int, user_ids: list[int]) -> None:
+        await self.store.games.update(game_id, seats=seats(user_ids))
+
+    async def started(self, game_id: int, message_id: int) -> None:
+        await self.store.games.update(game_id, status="playing", message_id=message_id)
+
+    async def finish(self, game_id: int, guild_id: int, user_ids: list[int]) -> None:
+        winner = random.randrange(2)
+        results = [
+            {"seat": s, "user_id": uid, "side": s % 2, "score": 150 if s % 2 == winner else 90,
+             "place": 1 if s % 2 == winner else 2}
+            for s, uid in enumerate(user_ids)
+        ]  # fmt: skip
+        await self.store.results.finish(
+            game_id, guild_id=guild_id, family="pinochle", results=results, rated=True
+        )
+
+    def reset_stats(self) -> None:
+        self.store.db.stats.reset()
+
+    def stats(self) -> dict[str, Any]:
+        return self.store.db.stats.snapshot()
+
+    async def close(self) -> None:
+        await self.store.close()
+
+
+class AiosqliteBackend(Backend):
+    """The SQLite write path as a straightforward aiosqlite store would write it: one connection,
+    one transaction per append under an asyncio lock, every statement awaited."""
+
+    name = "sqlite, aiosqlite"
+    mixed = False
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path) -> AiosqliteBackend:
+        import aiosqlite
+
+        async with await Store.open(path):  # the same schema as the store's
+            pass
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        for pragma in (
+            "journal_mode = WAL",
+            "synchronous = NORMAL",
+            "foreign_keys = ON",
+            "busy_timeout = 2000",
+        ):
+            await conn.execute(f"PRAGMA {pragma}")
+        return cls(conn)
+
+    async def create(self, guild_id: int, channel_id: int, user_ids: list[int]) -> int:
+        now = time.time()
+        async with self.lock:
+            game_id = await self.conn.execute_insert(
+                "INSERT INTO games (guild_id, channel_id, host_id, variant, family, options, seed, players,"
+                " seats, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, user_ids[0], "pinochle-4", "pinochle", "{}",
+                 random.randrange(2**53), 4, json.dumps(seats(user_ids)), "playing", now, now),
+            )  # fmt: skip
+        assert game_id is not None
+        return int(game_id[0])
+
+    async def append(self, game_id: int, idx: int, seat: int, action: str) -> None:
+        conn = self.conn
+        async with self.lock:
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                rows = await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,))
+                if not rows:
+                    raise GameNotFound(f"there is no game {game_id}")
+                if next(iter(rows))[0] not in UNFINISHED:
+                    raise StoreError(f"game {game_id} is over")
+                counted = await conn.execute_fetchall(
+                    "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
+                )
+                count = next(iter(counted))[0]
+                if idx != count:
+                    raise ActionOutOfOrder(f"game {game_id} has {count} actions logged, not {idx}")
+                now = time.time()
+                await conn.execute(
+                    "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, idx, seat, action, now),
+                )
+                await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+                await conn.execute("COMMIT")
+            except BaseException:
+                await conn.execute("ROLLBACK")
+                raise
+
+    def reset_stats(self) -> None:
+        """aiosqlite keeps no figures."""
+
+    def stats(self) -> dict[str, Any]:
+        return {}
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+# ----- one phase at one backend -----------------------------------------------------------------------
+@dataclass
+class Figures:
+    """What one phase measured at one backend."""
+
+    acks: list[float] = field(default_factory=list)  # acknowledged appends' latencies, s
+    other: dict[str, list[float]] = field(default_factory=dict)  # the mixed phase's other writes
+    lags: list[float] = field(default_factory=list)  # the event loop's lag, s
+    seconds: float = 0.0
+    own_cpu: float = 0.0  # the bench process's CPU (its store threads included), in cores
+    machine_cpu: float = 0.0  # the whole machine's busy share, 0-1
+    writer: dict[str, Any] = field(default_factory=dict)
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """Nearest rank of sorted samples (as bench/store.py)."""
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def summary_ms(samples: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(samples)
+    if not ordered:
+        return float("nan"), float("nan"), float("nan")
+    return 1000 * statistics.median(ordered), 1000 * percentile(ordered, 0.99), 1000 * ordered[-1]
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far (/proc/stat; zeros where there is none)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            values = [int(v) for v in stat.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+class Table:
+    """One table's game as the mixed phase plays it: who sits, how far along, when it ends."""
+
+    def __init__(self, number: int, game_id: int, rng: random.Random, user_ids: list[int]) -> None:
+        self.number = number
+        self.guild_id = number % GUILDS + 1
+        self.channel_id = SNOWFLAKE + 1000 + number
+        self.game_id = game_id
+        self.rng = rng
+        self.user_ids = user_ids
+        self.idx = 0
+        self.ends_at = rng.randrange(1, GAME_ACTIONS)  # the first game is met part-way through
+
+
+def players(guild_id: int, rng: random.Random) -> list[int]:
+    return [SNOWFLAKE + guild_id * 10_000 + k for k in rng.sample(range(PLAYERS_PER_GUILD), 4)]
+
+
+async def new_tables(backend: Backend, count: int, seed: int) -> list[Table]:
+    tables = []
+    for number in range(count):
+        rng = random.Random(seed * 100_003 + number)
+        user_ids = players(number % GUILDS + 1, rng)
+        game_id = await backend.create(number % GUILDS + 1, SNOWFLAKE + 1000 + number, user_ids)
+        tables.append(Table(number, game_id, rng, user_ids))
+    return tables
+
+
+class PhaseRun:
+    """``count`` tables driven at ``backend`` in one phase: a warm-up, then ``seconds`` measured."""
+
+    def __init__(self, backend: Backend, phase: str, seconds: float) -> None:
+        self.backend = backend
+        self.phase = phase
+        self.seconds = seconds
+        self.figures = Figures()
+        self.loop = asyncio.get_running_loop()
+        self.window = (float("inf"), float("inf"))  # [start, end) in loop time, once warmed up
+        self.stopping = False
+        self.pausing: set[asyncio.Task[None]] = set()  # tables between two actions (cancelled at the end)
+
+    def measured(self, kind: str, begin: float) -> None:
+        """Count a write that began at ``begin`` and ends now, if it ends in the window."""
+        end = self.loop.time()
+        if self.window[0] <= end < self.window[1]:
+            if kind == "append":
+                self.figures.acks.append(end - begin)
+            else:
+                self.figures.other.setdefault(kind, []).append(end - begin)
+
+    async def timed(self, kind: str, call: Awaitable[None]) -> None:
+        begin = self.loop.time()
+        await call
+        self.measured(kind, begin)
+
+    async def drive(self, table: Table) -> None:
+        me = asyncio.current_task()
+        assert me is not None
+        while not self.stopping:
+            if self.phase != "flat":
+                self.pausing.add(me)
+                try:
+                    await asyncio.sleep(table.rng.uniform(*BUSY_PACE))
+                finally:
+                    self.pausing.discard(me)
+            action = table.rng.choice(ACTIONS)
+            await self.timed("append", self.backend.append(table.game_id, table.idx, table.idx % 4, action))
+            table.idx += 1
+            if self.phase == "mixed":
+                await self.other_writes(table)
+
+    async def other_writes(self, table: Table) -> None:
+        """The mixed phase's: the turn ping now and then; at a game's end its result, a new game."""
+        backend = self.backend
+        if table.idx % PING_EVERY == 0:
+            await self.timed("games.set_ping", backend.ping(table.game_id, SNOWFLAKE + table.idx))
+        if table.idx < table.ends_at:
+            return
+        await self.timed("results.finish", backend.finish(table.game_id, table.guild_id, table.user_ids))
+        table.user_ids = players(table.guild_id, table.rng)
+        begin = self.loop.time()
+        table.game_id = await backend.create(table.guild_id, table.channel_id, table.user_ids)
+        self.measured("games.create", begin)
+        await self.timed("games.update (seats)", backend.seated(table.game_id, table.user_ids))
+        await self.timed("games.update (status, message)", backend.started(table.game_id, SNOWFLAKE))
+        table.idx, table.ends_at = 0, GAME_ACTIONS
+
+    async def probe(self) -> None:
+        """The event loop's lag: how late a 10 ms sleep wakes."""
+        while True:
+            start = self.loop.time()
+            await asyncio.sleep(0.01)
+            if self.window[0] <= self.loop.time() < self.window[1]:
+                self.figures.lags.append(self.loop.time() - start - 0.01)
+
+    async def run(self, tables: list[Table]) -> Figures:
+        figures, loop = self.figures, self.loop
+        tasks = [asyncio.create_task(self.drive(table)) for table in tables]
+        probing = asyncio.create_task(self.probe())
+        await asyncio.sleep(min(2.0, self.seconds / 5))  # the warm-up
+        self.backend.reset_stats()
+        cpu, ticks, start = sum(os.times()[:2]), machine_ticks(), loop.time()
+        self.window = (start, start + self.seconds)
+        await asyncio.sleep(self.seconds)
+        figures.seconds = loop.time() - start
+        figures.own_cpu = (sum(os.times()[:2]) - cpu) / figures.seconds
+        busy, total = (now - then for now, then in zip(machine_ticks(), ticks, strict=True))
+        figures.machine_cpu = busy / total if total else float("nan")
+        figures.writer = self.backend.stats()
+        self.stopping = True
+        for task in self.pausing:
+            task.cancel()
+        for outcome in await asyncio.gather(*tasks, return_exceptions=True):  # writes under way finish
+            if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):
+                raise outcome
+        probing.cancel()
+        await asyncio.gather(probing, return_exceptions=True)
+        return figures
+
+
+async def run_phase(backend: Backend, phase: str, count: int, seconds: float, seed: int) -> Figures:
+    """Drive ``count`` new tables at ``backend`` for a warm-up and then ``seconds`` measured."""
+    tables = await new_tables(backend, count, seed)
+    return await PhaseRun(backend, phase, seconds).run(tables)
+
+
+# ----- PostgreSQL: the bench's own database -----------------------------------------------------------
+def with_database(url: str, database: str, **params: str) -> str:
+    """``url`` pointing at ``database`` instead, with extra connection parameters."""
+    parts = urlsplit(url)
+    query = "&".join(q for q in (parts.query, urlencode(params, quote_via=quote)) if q)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{database}", query, parts.fragment))
+
+
+def redacted(url: str) -> str:
+    parts = urlsplit(url)
+    return url if parts.password is None else url.replace(f":{parts.password}@", ":***@")
+
+
+class BenchDatabases:
+    """The bench's databases on the server at ``admin``: ``tn_bench_<pid>`` (and
+    ``tn_bench_<pid>_<n>`` after it), each made by ``create`` and all dropped by ``drop``."""
+
+    def __init__(self, admin: str) -> None:
+        self.admin = admin
+        self.names: list[str] = []
+        self.server = ""
+
+    def create(self, **params: str) -> str:
+        """Make a database and return its URL (with ``params``); raises ``ConnectionError`` with one
+        line if the server cannot be used."""
+        try:
+            import psycopg
+        except ImportError:
+            raise ConnectionError("psycopg is not installed (pip install -e '.[test]')") from None
+        name = f"tn_bench_{os.getpid()}" + (f"_{len(self.names)}" if self.names else "")
+        try:
+            with psycopg.connect(self.admin, autocommit=True, connect_timeout=5) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                conn.execute(f'CREATE DATABASE "{name}"')
+                self.names.append(name)
+                settings = {
+                    name: conn.execute(f"SHOW {name}").fetchone()[0]  # type: ignore[index]
+                    for name in (
+                        "server_version",
+                        "synchronous_commit",
+                        "fsync",
+                        "wal_sync_method",
+                        "commit_delay",
+                    )
+                }
+        except psycopg.Error as err:
+            lines = str(err).strip().splitlines()
+            raise ConnectionError(lines[0] if lines else type(err).__name__) from None
+        self.server = ", ".join(f"{k} {v}" for k, v in settings.items())
+        return with_database(self.admin, name, **params)
+
+    def drop(self) -> None:
+        import psycopg
+
+        if not self.names:
+            return
+        with psycopg.connect(self.admin, autocommit=True, connect_timeout=5) as conn:
+            for name in self.names:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# ----- the run ----------------------------------------------------------------------------------------
+Opener = Callable[[], Awaitable[Backend]]
+
+
+async def run_all(
+    openers: list[Opener], phases: list[str], args: argparse.Namespace
+) -> list[tuple[str, str, Figures]]:
+    backends: list[Backend] = []
+    rows = []
+    try:
+        for opener in openers:
+            backends.append(await opener())
+        lags = Figures()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + min(1.0, args.seconds)
+        while loop.time() < end:  # the idle loop's lag, for scale
+            start = loop.time()
+            await asyncio.sleep(0.01)
+            lags.lags.append(loop.time() - start - 0.01)
+        rows.append(("idle", "", lags))
+        for phase in phases:
+            print_header(phase, args.tables, args.seconds)
+            for backend in backends:
+                if phase == "mixed" and not backend.mixed:
+                    continue
+                figures = await run_phase(backend, phase, args.tables, args.seconds, args.seed)
+                rows.append((phase, backend.name, figures))
+                print_row(backend.name, figures)
+    finally:
+        for backend in backends:
+            await backend.close()
+    return rows
+
+
+def print_header(phase: str, tables: int, seconds: float) -> None:
+    print(f"\n{phase}: {tables} tables, {PHASES[phase]}; {seconds:g} s measured")
+    print(
+        f"  {'backend':<{W}} {'actions':>7} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
+        f"  {'loop lag p50/p99/max ms':>23}  {'cpu':>4} {'machine':>7}"
+        f"  {'per commit':>10} {'writer busy':>11}"
+    )
+
+
+def print_row(name: str, f: Figures) -> None:
+    p50, p99, worst = summary_ms(f.acks)
+    lag = "/".join(f"{v:.1f}" for v in summary_ms(f.lags))
+    print(
+        f"  {name:<{W}} {len(f.acks):>7} {len(f.acks) / f.seconds:>7.0f}"
+        f" {p50:>7.2f} {p99:>7.2f} {worst:>7.1f}"
+        f"  {lag:>23}  {f.own_cpu:>4.2f} {100 * f.machine_cpu:>6.0f}%"
+        f"  {f.writer.get('writes per commit', '-'):>10} {f.writer.get('writer busy', '-'):>11}"
+    )
+    if f.writer.get("write wait"):
+        print(f"  {'':<{W}} writer queue wait: {f.writer['write wait']}")
+    for kind, samples in sorted(f.other.items()):
+        o50, o99, omax = summary_ms(samples)
+        print(f"  {'':<{W}} {kind}: {len(samples)} writes, p50 {o50:.2f} p99 {o99:.2f} max {omax:.1f} ms")
+    sys.stdout.flush()
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def print_goals(rows: list[tuple[str, str, Figures]]) -> None:
+    by = {(phase, name): f for phase, name, f in rows}
+    print()
+    idle = summary_ms(by[("idle", "")].lags)
+    print(
+        f"idle event loop's lag before the phases: p50/p99/max {idle[0]:.1f}/{idle[1]:.1f}/{idle[2]:.1f} ms"
+    )
+    aio = [(phase, by.get((phase, AiosqliteBackend.name))) for phase in ("busy", "flat")]
+    for phase, f in aio:
+        store = by.get((phase, "sqlite, store"))
+        if f is None or store is None:
+            continue
+        a50, a99, _ = summary_ms(f.acks)
+        s50, s99, _ = summary_ms(store.acks)
+        print(
+            f"aiosqlite against the store on SQLite, {phase}: p50 {a50:.2f} vs {s50:.2f} ms, p99 {a99:.2f} vs"
+            f" {s99:.2f} ms, {len(f.acks) / f.seconds:.0f} vs {len(store.acks) / store.seconds:.0f} actions/s"
+        )
+    for phase in ("busy", "mixed", "flat"):
+        pg, lite = by.get((phase, "postgresql, store")), by.get((phase, "sqlite, store"))
+        if pg is None or lite is None:
+            continue
+        pg99, lite99 = summary_ms(pg.acks)[1], summary_ms(lite.acks)[1]
+        ratio = pg99 / lite99
+        if phase == "flat":
+            print(
+                f"goals do not apply flat out (the ceiling); there PostgreSQL p99 / SQLite p99 = {ratio:.2f}"
+            )
+            continue
+        print(
+            f"goal ({phase}): PostgreSQL ack p99 {pg99:.2f} ms <= {PG_P99_GOAL_MS:g} ms"
+            f"   {verdict(pg99 <= PG_P99_GOAL_MS)}"
+        )
+        print(
+            f"goal ({phase}): PostgreSQL p99 / SQLite p99 = {pg99:.2f} / {lite99:.2f} = {ratio:.2f}"
+            f" <= {PG_RATIO_GOAL:g}   {verdict(ratio <= PG_RATIO_GOAL)}"
+        )
+
+
+def commit() -> str:
+    try:
+        found = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return found.stdout.strip() + (" (with uncommitted changes)" if dirty else "")
+
+
+def openers(folder: Path, aio: bool, pg_urls: list[str]) -> list[Opener]:
+    """How to open each contestant, in the order they run."""
+    found: list[Opener] = [lambda: StoreBackend.open("sqlite, store", folder / "store.db")]
+    if aio:
+        found.append(lambda: AiosqliteBackend.open(folder / "aiosqlite.db"))
+    if pg_urls:
+        found.append(lambda: StoreBackend.open("postgresql, store", pg_urls[0]))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds of each phase (20)")
+    parser.add_argument("--tables", type=int, default=100, help="concurrent tables (100)")
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get(SETTING) or DEFAULT_POSTGRES,
+        help=f"a server where the bench may create its database (${SETTING}, else {DEFAULT_POSTGRES})",
+    )
+    parser.add_argument("--sqlite-only", action="store_true", help="leave PostgreSQL out")
+    parser.add_argument("--no-aiosqlite", action="store_true", help="leave the aiosqlite variant out")
+    parser.add_argument("--phases", nargs="+", choices=list(PHASES), default=list(PHASES))
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    random.seed(args.seed)  # the games' seeds and winners
+
+    pg = None if args.sqlite_only else BenchDatabases(args.postgres)
+    pg_urls: list[str] = []
+    if pg is not None:
+        try:
+            pg_urls.append(pg.create())
+        except ConnectionError as err:
+            print(
+                f"store_writes: PostgreSQL at {redacted(args.postgres)} cannot be used ({err}); give"
+                f" --postgres URL or set {SETTING}, or run with --sqlite-only",
+                file=sys.stderr,
+            )
+            sys.exit(2)
+    aio = not args.no_aiosqlite
+    if aio:
+        try:
+            import aiosqlite  # noqa: F401
+        except ImportError:
+            print("aiosqlite is not installed: its variant is left out")
+            aio = False
+    load = os.getloadavg()
+    print(
+        f"store writes: commit {commit()}, {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f}"
+        f" {load[2]:.2f}; Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}"
+    )
+    if pg is not None:
+        print(f"PostgreSQL {redacted(pg_urls[0])}: {pg.server}")
+    try:
+        with tempfile.TemporaryDirectory(prefix="tn-store-writes-") as tmp:
+            rows = asyncio.run(run_all(openers(Path(tmp), aio, pg_urls), args.phases, args))
+    finally:
+        if pg is not None:
+            pg.drop()
+    print_goals(rows)
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
