@@ -22,10 +22,22 @@ COMMIT), each statement awaited. It runs the busy and flat-out phases (appends o
 
 Printed per phase and backend: actions acknowledged, actions/s, latency p50/p99/max, the lag of the
 bench's own event loop meanwhile (the store's threads must not hold it up), the process's and the
-machine's CPU, and the store's writer figures (writes per commit, writer busy, queue wait). Then
+machine's CPU, and the store's writer figures (writes per commit, writer busy, queue wait, the CPU
+a write costs its writer thread and, on PostgreSQL, its server process; and what the whole server
+did meanwhile: checkpoints and WAL written, by this bench and anyone else using it). Then
 each goal with its figure, "ok" or "MISSED". Phases run one backend at a time, interleaved
 (busy: each backend, then flat out: each backend, ...), so a change in the machine's load falls on
 all of them alike; compare figures within one run.
+
+``--explain`` adds variants that say where PostgreSQL's time goes (``--phases busy`` keeps the run
+short): ``postgresql, sync off`` (the store with ``synchronous_commit=off`` on its connections:
+what waiting for the WAL flush at each commit costs; not a proposal, it gives up durability);
+``sqlite, synchronous=FULL`` (the store on SQLite flushing its WAL at each commit, as PostgreSQL
+does: SQLite at PostgreSQL's durability); ``2 statements`` (append_action's checks and writes in
+two statements that both backends read: an ``UPDATE games ... RETURNING`` the action count, then
+the ``INSERT``), on each backend; ``postgresql, pipelined`` (a prototype of the PostgreSQL writer
+committing its group in psycopg pipeline mode, so the statements whose answers nobody reads
+travel with the next one that is read); and the last two together.
 
 PostgreSQL is ``--postgres URL`` (default: $TRICKNIGHT_BENCH_POSTGRES, else
 postgresql://postgres@127.0.0.1:5432/postgres), a server where the bench may create a database.
@@ -33,7 +45,7 @@ If it cannot be reached the bench says so in one line and exits with status 2 (`
 runs without it).
 
 Usage: python bench/store_writes.py [--seconds 20] [--tables 100] [--postgres URL] [--sqlite-only]
-                                    [--no-aiosqlite] [--phases busy flat mixed] [--seed 1]
+                                    [--no-aiosqlite] [--phases busy flat mixed] [--seed 1] [--explain]
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ from __future__ import annotations
 import abc
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -50,7 +63,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import types
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,9 +76,10 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.store import Store  # noqa: E402
+from bot.store import Store, Tx  # noqa: E402
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError  # noqa: E402
 from bot.store.records import UNFINISHED  # noqa: E402
+from bot.store.worker import Job, Worker  # noqa: E402
 
 SETTING = "TRICKNIGHT_BENCH_POSTGRES"
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -74,6 +91,7 @@ PING_EVERY = 10  # the mixed phase's turn ping: once every this many actions
 GUILDS = 20  # the tables' guilds (mixed phase: ratings, leagues and results are per guild)
 PLAYERS_PER_GUILD = 40
 W = 27  # the backend column's width
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 SNOWFLAKE = 10**17
 ACTIONS = ("play QS", "play 10H", "play AD", "bid 21", "pass", "meld", "trump S", "play JC", "play KH")
 PHASES = {
@@ -119,11 +137,11 @@ class Backend(abc.ABC):
         raise NotImplementedError
 
     @abc.abstractmethod
-    def reset_stats(self) -> None:
+    async def reset_stats(self) -> None:
         """Start the writer's figures afresh (the measured window begins)."""
 
     @abc.abstractmethod
-    def stats(self) -> dict[str, Any]:
+    async def stats(self) -> dict[str, Any]:
         """The writer's figures since ``reset_stats`` (none for aiosqlite)."""
 
     @abc.abstractmethod
@@ -131,15 +149,40 @@ class Backend(abc.ABC):
 
 
 class StoreBackend(Backend):
-    """Trick Night's own store (``bot.store``) on either backend."""
+    """Trick Night's own store (``bot.store``) on either backend; ``two_statements`` and
+    ``pipelined`` are ``--explain``'s variants."""
 
-    def __init__(self, name: str, store: Store) -> None:
+    def __init__(self, name: str, store: Store, *, two_statements: bool = False) -> None:
         self.name = name
         self.store = store
+        self.two_statements = two_statements
+        self.cpu_files: dict[str, str] = {}  # "writer thread" / "server": its /proc stat file
+        self.cpu_before: dict[str, float] = {}
+        self.server_before: tuple[int, int] | None = None  # PostgreSQL: (checkpoints, WAL bytes)
 
     @classmethod
-    async def open(cls, name: str, target: str | Path) -> StoreBackend:
-        return cls(name, await Store.open(target))
+    async def open(
+        cls,
+        name: str,
+        target: str | Path,
+        *,
+        two_statements: bool = False,
+        pipelined: bool = False,
+        sync_full: bool = False,
+    ) -> StoreBackend:
+        store = await Store.open(target)
+        if pipelined:
+            pipeline_writer(store)
+        if sync_full:  # SQLite's writer flushes the WAL at each commit, as PostgreSQL does
+            await store.db.on_writer(lambda conn: conn.execute("PRAGMA synchronous = FULL"))
+        backend = cls(name, store, two_statements=two_statements)
+        # Whose CPU a write costs: the writer thread's, and on PostgreSQL its server process's.
+        thread = await store.db.on_writer(lambda conn: threading.get_native_id())
+        backend.cpu_files["writer thread"] = f"/proc/self/task/{thread}/stat"
+        if store.backend == "postgresql":
+            server = await store.db.on_writer(lambda conn: conn.info.backend_pid)
+            backend.cpu_files["server"] = f"/proc/{server}/stat"
+        return backend
 
     async def create(self, guild_id: int, channel_id: int, user_ids: list[int]) -> int:
         return await self.store.games.create(
@@ -149,7 +192,10 @@ class StoreBackend(Backend):
         )  # fmt: skip
 
     async def append(self, game_id: int, idx: int, seat: int, action: str) -> None:
-        await self.store.games.append_action(game_id, idx, seat, action)
+        if self.two_statements:
+            await self.store.db.write(append_in_two_statements, game_id, idx, seat, action)
+        else:
+            await self.store.games.append_action(game_id, idx, seat, action)
 
     async def ping(self, game_id: int, message_id: int) -> None:
         await self.store.games.set_ping(game_id, message_id)
@@ -171,11 +217,38 @@ class StoreBackend(Backend):
             game_id, guild_id=guild_id, family="pinochle", results=results, rated=True
         )
 
-    def reset_stats(self) -> None:
+    async def reset_stats(self) -> None:
+        self.server_before = await self.server_figures()
         self.store.db.stats.reset()
+        self.cpu_before = {who: cpu_seconds(path) for who, path in self.cpu_files.items()}
 
-    def stats(self) -> dict[str, Any]:
-        return self.store.db.stats.snapshot()
+    async def stats(self) -> dict[str, Any]:
+        figures = self.store.db.stats.snapshot()
+        elapsed = time.monotonic() - self.store.db.stats.since
+        writes = sum(self.store.db.stats.groups)
+        cpu = {who: cpu_seconds(path) - self.cpu_before[who] for who, path in self.cpu_files.items()}
+        if writes and all(v >= 0 for v in cpu.values()):
+            figures["cpu a write"] = ", ".join(f"{who} {1000 * v / writes:.2f} ms" for who, v in cpu.items())
+        after = await self.server_figures()
+        if after is not None and self.server_before is not None:
+            checkpoints, wal = (now - then for now, then in zip(after, self.server_before, strict=True))
+            figures["server"] = (
+                f"{checkpoints} checkpoints, WAL {wal / elapsed / 1e6:.2f} MB/s (every database)"
+            )
+        return figures
+
+    async def server_figures(self) -> tuple[int, int] | None:
+        """PostgreSQL's checkpoints so far and WAL position: what the whole server (this bench and
+        whoever else uses it) writes meanwhile."""
+        if self.store.backend != "postgresql":
+            return None
+        row = await self.store.db.read(
+            Tx.one,
+            "SELECT checkpoints_timed + checkpoints_req, pg_current_wal_lsn() - '0/0'::pg_lsn"
+            " FROM pg_stat_bgwriter",
+        )
+        assert row is not None
+        return int(row[0]), int(row[1])
 
     async def close(self) -> None:
         await self.store.close()
@@ -247,14 +320,87 @@ class AiosqliteBackend(Backend):
                 await conn.execute("ROLLBACK")
                 raise
 
-    def reset_stats(self) -> None:
+    async def reset_stats(self) -> None:
         """aiosqlite keeps no figures."""
 
-    def stats(self) -> dict[str, Any]:
+    async def stats(self) -> dict[str, Any]:
         return {}
 
     async def close(self) -> None:
         await self.conn.close()
+
+
+# ----- --explain: where PostgreSQL's time goes --------------------------------------------------------
+APPEND_CHECKED = (
+    "UPDATE games SET updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')"
+    " RETURNING (SELECT COUNT(*) FROM actions WHERE game_id = games.id)"
+)
+
+
+def append_in_two_statements(tx: Tx, game_id: int, idx: int, seat: int, action: str) -> None:
+    """``games.append_action``'s transaction in two statements instead of four (SQLite and
+    PostgreSQL both read them): the UPDATE that stamps the game returns its action count, so the
+    status and order checks need no reads of their own; a refused append is rolled back."""
+    now = time.time()
+    row = tx.one(APPEND_CHECKED, (now, game_id))
+    if row is None:  # no such game, or it is over: one more read, on the refusal's path only
+        if tx.one("SELECT status FROM games WHERE id = ?", (game_id,)) is None:
+            raise GameNotFound(f"there is no game {game_id}")
+        raise StoreError(f"game {game_id} is over; no more actions can be recorded")
+    if row[0] != idx:
+        raise ActionOutOfOrder(f"game {game_id} has {row[0]} actions logged, so the next is not {idx}")
+    tx.run(
+        "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, idx, seat, action, now),
+    )
+
+
+def pipelined_commit_group(worker: Any, live: list[Job]) -> None:
+    """A prototype of the PostgreSQL writer's ``_commit_group`` in psycopg pipeline mode: BEGIN,
+    SAVEPOINT, RELEASE, the commit key and COMMIT are sent with the next statement whose answer is
+    read instead of each waiting for its own, and each job ends with one sync (so a failing
+    statement is still its own job's). A bench prototype: a database error inside a job fails the
+    whole group here (the store rolls back that job alone), and the check of a commit whose answer
+    was lost is left out."""
+    import psycopg
+
+    from bot.store.postgresql import PostgresTx
+
+    conn = worker._connection()
+    with conn.pipeline() as pipeline:
+        conn.execute("BEGIN")
+        for job in live:
+            job.result, job.error = None, None
+            conn.execute("SAVEPOINT job")
+            tx = PostgresTx(conn)
+            try:
+                job.result = job.fn(tx, *job.args)
+                conn.execute("RELEASE job")
+                pipeline.sync()
+            except psycopg.Error:
+                raise
+            except Exception as err:
+                pipeline.sync()
+                conn.execute("ROLLBACK TO job")
+                conn.execute("RELEASE job")
+                job.error = err
+            finally:
+                tx.end()
+        conn.execute("INSERT INTO store_commits (key, at) VALUES (%s, %s)", (uuid.uuid4().hex, time.time()))
+        conn.execute("COMMIT")
+
+
+def pipeline_writer(store: Store) -> None:
+    """Give this store's PostgreSQL writer ``pipelined_commit_group`` (this store object only)."""
+    from bot.store.postgresql import PostgresDatabase
+
+    db = store.db
+    if not isinstance(db, PostgresDatabase) or not db._workers:
+        raise SystemExit("the pipelined prototype is for PostgreSQL")
+    writer: Worker = db._workers[0]
+    if writer.name != "tricknight-store-writer":
+        raise SystemExit(f"the store's first thread is {writer.name}, not its writer: update the prototype")
+    vars(writer)["_commit_group"] = types.MethodType(pipelined_commit_group, writer)
 
 
 # ----- one phase at one backend -----------------------------------------------------------------------
@@ -281,6 +427,17 @@ def summary_ms(samples: list[float]) -> tuple[float, float, float]:
     if not ordered:
         return float("nan"), float("nan"), float("nan")
     return 1000 * statistics.median(ordered), 1000 * percentile(ordered, 0.99), 1000 * ordered[-1]
+
+
+def cpu_seconds(stat: str) -> float:
+    """User + system CPU seconds of the thread or process whose /proc stat file this is (-1 if it
+    is gone or there is no /proc)."""
+    try:
+        with open(stat, encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return -1.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -394,7 +551,7 @@ class PhaseRun:
         tasks = [asyncio.create_task(self.drive(table)) for table in tables]
         probing = asyncio.create_task(self.probe())
         await asyncio.sleep(min(2.0, self.seconds / 5))  # the warm-up
-        self.backend.reset_stats()
+        await self.backend.reset_stats()
         cpu, ticks, start = sum(os.times()[:2]), machine_ticks(), loop.time()
         self.window = (start, start + self.seconds)
         await asyncio.sleep(self.seconds)
@@ -402,7 +559,7 @@ class PhaseRun:
         figures.own_cpu = (sum(os.times()[:2]) - cpu) / figures.seconds
         busy, total = (now - then for now, then in zip(machine_ticks(), ticks, strict=True))
         figures.machine_cpu = busy / total if total else float("nan")
-        figures.writer = self.backend.stats()
+        figures.writer = await self.backend.stats()
         self.stopping = True
         for task in self.pausing:
             task.cancel()
@@ -434,8 +591,9 @@ def redacted(url: str) -> str:
 
 
 class BenchDatabases:
-    """The bench's databases on the server at ``admin``: ``tn_bench_<pid>`` (and
-    ``tn_bench_<pid>_<n>`` after it), each made by ``create`` and all dropped by ``drop``."""
+    """The bench's databases on the server at ``admin``: ``tn_bench_<pid>`` (and, for
+    ``--explain``'s variants, ``tn_bench_<pid>_<n>``), each made by ``create`` and all dropped by
+    ``drop``."""
 
     def __init__(self, admin: str) -> None:
         self.admin = admin
@@ -534,7 +692,10 @@ def print_row(name: str, f: Figures) -> None:
         f"  {f.writer.get('writes per commit', '-'):>10} {f.writer.get('writer busy', '-'):>11}"
     )
     if f.writer.get("write wait"):
-        print(f"  {'':<{W}} writer queue wait: {f.writer['write wait']}")
+        cpu = f"; CPU a write: {f.writer['cpu a write']}" if f.writer.get("cpu a write") else ""
+        print(f"  {'':<{W}} writer queue wait: {f.writer['write wait']}{cpu}")
+    if f.writer.get("server"):
+        print(f"  {'':<{W}} server meanwhile: {f.writer['server']}")
     for kind, samples in sorted(f.other.items()):
         o50, o99, omax = summary_ms(samples)
         print(f"  {'':<{W}} {kind}: {len(samples)} writes, p50 {o50:.2f} p99 {o99:.2f} max {omax:.1f} ms")
@@ -582,6 +743,14 @@ def print_goals(rows: list[tuple[str, str, Figures]]) -> None:
             f"goal ({phase}): PostgreSQL p99 / SQLite p99 = {pg99:.2f} / {lite99:.2f} = {ratio:.2f}"
             f" <= {PG_RATIO_GOAL:g}   {verdict(ratio <= PG_RATIO_GOAL)}"
         )
+        for (at, name), f in by.items():
+            if at != phase or not name.startswith("postgresql, ") or name == "postgresql, store":
+                continue
+            p99 = summary_ms(f.acks)[1]
+            print(
+                f"  --explain, {name}: p99 {p99:.2f} ms ({verdict(p99 <= PG_P99_GOAL_MS)}),"
+                f" {p99 / lite99:.2f} x SQLite's ({verdict(p99 / lite99 <= PG_RATIO_GOAL)})"
+            )
 
 
 def commit() -> str:
@@ -599,13 +768,27 @@ def commit() -> str:
     return found.stdout.strip() + (" (with uncommitted changes)" if dirty else "")
 
 
-def openers(folder: Path, aio: bool, pg_urls: list[str]) -> list[Opener]:
+def openers(folder: Path, aio: bool, pg_urls: list[str], explain: bool) -> list[Opener]:
     """How to open each contestant, in the order they run."""
     found: list[Opener] = [lambda: StoreBackend.open("sqlite, store", folder / "store.db")]
     if aio:
         found.append(lambda: AiosqliteBackend.open(folder / "aiosqlite.db"))
+    if explain:
+        found += [
+            lambda: StoreBackend.open("sqlite, synchronous=FULL", folder / "full.db", sync_full=True),
+            lambda: StoreBackend.open("sqlite, 2 statements", folder / "two.db", two_statements=True),
+        ]
     if pg_urls:
         found.append(lambda: StoreBackend.open("postgresql, store", pg_urls[0]))
+    if pg_urls and explain:
+        found += [
+            lambda: StoreBackend.open("postgresql, sync off", pg_urls[1]),
+            lambda: StoreBackend.open("postgresql, 2 statements", pg_urls[2], two_statements=True),
+            lambda: StoreBackend.open("postgresql, pipelined", pg_urls[3], pipelined=True),
+            lambda: StoreBackend.open(
+                "postgresql, 2 st.+pipelined", pg_urls[4], two_statements=True, pipelined=True
+            ),
+        ]
     return found
 
 
@@ -624,6 +807,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-aiosqlite", action="store_true", help="leave the aiosqlite variant out")
     parser.add_argument("--phases", nargs="+", choices=list(PHASES), default=list(PHASES))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--explain", action="store_true", help="add the variants that explain PostgreSQL's time"
+    )
     args = parser.parse_args(argv)
     random.seed(args.seed)  # the games' seeds and winners
 
@@ -632,7 +818,12 @@ def main(argv: list[str] | None = None) -> int:
     if pg is not None:
         try:
             pg_urls.append(pg.create())
+            if args.explain:
+                pg_urls.append(pg.create(options="-c synchronous_commit=off"))
+                pg_urls += [pg.create() for _ in range(3)]
         except ConnectionError as err:
+            with contextlib.suppress(Exception):  # the databases made before it failed, if any
+                pg.drop()
             print(
                 f"store_writes: PostgreSQL at {redacted(args.postgres)} cannot be used ({err}); give"
                 f" --postgres URL or set {SETTING}, or run with --sqlite-only",
@@ -655,7 +846,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"PostgreSQL {redacted(pg_urls[0])}: {pg.server}")
     try:
         with tempfile.TemporaryDirectory(prefix="tn-store-writes-") as tmp:
-            rows = asyncio.run(run_all(openers(Path(tmp), aio, pg_urls), args.phases, args))
+            rows = asyncio.run(run_all(openers(Path(tmp), aio, pg_urls, args.explain), args.phases, args))
     finally:
         if pg is not None:
             pg.drop()
