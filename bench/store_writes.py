@@ -37,7 +37,9 @@ does: SQLite at PostgreSQL's durability); ``2 statements`` (append_action's chec
 two statements that both backends read: an ``UPDATE games ... RETURNING`` the action count, then
 the ``INSERT``), on each backend; ``postgresql, pipelined`` (a prototype of the PostgreSQL writer
 committing its group in psycopg pipeline mode, so the statements whose answers nobody reads
-travel with the next one that is read); and the last two together.
+travel with the next one that is read); the last two together; and ``postgresql, 4 writers``
+(four stores on one database, so four writer threads and connections, each table's writes all
+through one of them: several writers instead of one, with public API only; busy and flat out).
 
 PostgreSQL is ``--postgres URL`` (default: $TRICKNIGHT_BENCH_POSTGRES, else
 postgresql://postgres@127.0.0.1:5432/postgres), a server where the bench may create a database.
@@ -79,7 +81,7 @@ sys.path.insert(0, str(ROOT))
 from bot.store import Store, Tx  # noqa: E402
 from bot.store.errors import ActionOutOfOrder, GameNotFound, StoreError  # noqa: E402
 from bot.store.records import UNFINISHED  # noqa: E402
-from bot.store.worker import Job, Worker  # noqa: E402
+from bot.store.worker import Job, Stats, Worker  # noqa: E402
 
 SETTING = "TRICKNIGHT_BENCH_POSTGRES"
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -91,6 +93,7 @@ PING_EVERY = 10  # the mixed phase's turn ping: once every this many actions
 GUILDS = 20  # the tables' guilds (mixed phase: ratings, leagues and results are per guild)
 PLAYERS_PER_GUILD = 40
 W = 27  # the backend column's width
+WRITERS = 4  # --explain's PostgreSQL with several writer connections
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 SNOWFLAKE = 10**17
 ACTIONS = ("play QS", "play 10H", "play AD", "bid 21", "pass", "meld", "trump S", "play JC", "play KH")
@@ -252,6 +255,67 @@ class StoreBackend(Backend):
 
     async def close(self) -> None:
         await self.store.close()
+
+
+class WritersBackend(Backend):
+    """``--explain``'s PostgreSQL with several writers: ``count`` stores on one database, so
+    ``count`` writer threads, each with its own connection and group commit; a game's writes all
+    go to one of them (by game id), so each table's stay in order. Only public API: a prototype of
+    a PostgreSQL store with a few writer connections instead of one."""
+
+    mixed = False
+
+    def __init__(self, name: str, parts: list[StoreBackend]) -> None:
+        self.name = name
+        self.parts = parts
+
+    @classmethod
+    async def open(cls, name: str, url: str, count: int) -> WritersBackend:
+        parts = []
+        try:
+            for _ in range(count):
+                parts.append(await StoreBackend.open(name, url))
+        except BaseException:
+            for part in parts:
+                await part.close()
+            raise
+        return cls(name, parts)
+
+    async def create(self, guild_id: int, channel_id: int, user_ids: list[int]) -> int:
+        return await self.parts[0].create(guild_id, channel_id, user_ids)
+
+    async def append(self, game_id: int, idx: int, seat: int, action: str) -> None:
+        await self.parts[game_id % len(self.parts)].append(game_id, idx, seat, action)
+
+    async def reset_stats(self) -> None:
+        for part in self.parts:
+            await part.reset_stats()
+
+    async def stats(self) -> dict[str, Any]:
+        """The writers' figures together: waits and groups of all, busy share of each on average."""
+        merged = Stats()
+        writes, cpu = 0, dict.fromkeys(self.parts[0].cpu_files, 0.0)
+        for part in self.parts:
+            stats = part.store.db.stats
+            merged.write_wait.extend(stats.write_wait)
+            merged.groups.extend(stats.groups)
+            merged.writer_busy += stats.writer_busy / len(self.parts)
+            merged.since = min(merged.since, stats.since)
+            writes += sum(stats.groups)
+            for who, path in part.cpu_files.items():
+                cpu[who] += cpu_seconds(path) - part.cpu_before[who]
+        figures = merged.snapshot()
+        figures["writer busy"] += " each"
+        if writes:
+            figures["cpu a write"] = ", ".join(f"{who}s {1000 * v / writes:.2f} ms" for who, v in cpu.items())
+        server = (await self.parts[0].stats()).get("server")
+        if server:
+            figures["server"] = server
+        return figures
+
+    async def close(self) -> None:
+        for part in self.parts:
+            await part.close()
 
 
 class AiosqliteBackend(Backend):
@@ -788,6 +852,7 @@ def openers(folder: Path, aio: bool, pg_urls: list[str], explain: bool) -> list[
             lambda: StoreBackend.open(
                 "postgresql, 2 st.+pipelined", pg_urls[4], two_statements=True, pipelined=True
             ),
+            lambda: WritersBackend.open(f"postgresql, {WRITERS} writers", pg_urls[5], WRITERS),
         ]
     return found
 
@@ -820,7 +885,7 @@ def main(argv: list[str] | None = None) -> int:
             pg_urls.append(pg.create())
             if args.explain:
                 pg_urls.append(pg.create(options="-c synchronous_commit=off"))
-                pg_urls += [pg.create() for _ in range(3)]
+                pg_urls += [pg.create() for _ in range(4)]
         except ConnectionError as err:
             with contextlib.suppress(Exception):  # the databases made before it failed, if any
                 pg.drop()
