@@ -39,7 +39,8 @@ the ``INSERT``), on each backend; ``postgresql, pipelined`` (a prototype of the 
 committing its group in psycopg pipeline mode, so the statements whose answers nobody reads
 travel with the next one that is read); the last two together; and ``postgresql, 4 writers``
 (four stores on one database, so four writer threads and connections, each table's writes all
-through one of them: several writers instead of one, with public API only; busy and flat out).
+through one of them: several writers instead of one, with public API only; busy and flat out),
+alone and with the two-statement append.
 
 PostgreSQL is ``--postgres URL`` (default: $TRICKNIGHT_BENCH_POSTGRES, else
 postgresql://postgres@127.0.0.1:5432/postgres), a server where the bench may create a database.
@@ -270,11 +271,11 @@ class WritersBackend(Backend):
         self.parts = parts
 
     @classmethod
-    async def open(cls, name: str, url: str, count: int) -> WritersBackend:
+    async def open(cls, name: str, url: str, count: int, *, two_statements: bool = False) -> WritersBackend:
         parts = []
         try:
             for _ in range(count):
-                parts.append(await StoreBackend.open(name, url))
+                parts.append(await StoreBackend.open(name, url, two_statements=two_statements))
         except BaseException:
             for part in parts:
                 await part.close()
@@ -853,6 +854,9 @@ def openers(folder: Path, aio: bool, pg_urls: list[str], explain: bool) -> list[
                 "postgresql, 2 st.+pipelined", pg_urls[4], two_statements=True, pipelined=True
             ),
             lambda: WritersBackend.open(f"postgresql, {WRITERS} writers", pg_urls[5], WRITERS),
+            lambda: WritersBackend.open(
+                f"postgresql, {WRITERS} writers+2 st.", pg_urls[6], WRITERS, two_statements=True
+            ),
         ]
     return found
 
@@ -885,7 +889,7 @@ def main(argv: list[str] | None = None) -> int:
             pg_urls.append(pg.create())
             if args.explain:
                 pg_urls.append(pg.create(options="-c synchronous_commit=off"))
-                pg_urls += [pg.create() for _ in range(4)]
+                pg_urls += [pg.create() for _ in range(5)]
         except ConnectionError as err:
             with contextlib.suppress(Exception):  # the databases made before it failed, if any
                 pg.drop()
