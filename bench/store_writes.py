@@ -27,7 +27,9 @@ a write costs its writer thread and, on PostgreSQL, its server process; and what
 did meanwhile: checkpoints and WAL written, by this bench and anyone else using it). Then
 each goal with its figure, "ok" or "MISSED". Phases run one backend at a time, interleaved
 (busy: each backend, then flat out: each backend, ...), so a change in the machine's load falls on
-all of them alike; compare figures within one run.
+all of them alike; compare figures within one run. ``--rounds N`` runs each phase's backends N
+times in turn (round 1: each backend, round 2: each backend, ...) and gives the goals as medians,
+each round's figure beside them: the spread between runs on a shared machine.
 
 ``--explain`` adds variants that say where PostgreSQL's time goes (``--phases busy`` keeps the run
 short): ``postgresql, sync off`` (the store with ``synchronous_commit=off`` on its connections:
@@ -49,6 +51,7 @@ runs without it).
 
 Usage: python bench/store_writes.py [--seconds 20] [--tables 100] [--postgres URL] [--sqlite-only]
                                     [--no-aiosqlite] [--phases busy flat mixed] [--seed 1] [--explain]
+                                    [--rounds 1]
 """
 
 from __future__ import annotations
@@ -726,12 +729,15 @@ async def run_all(
         rows.append(("idle", "", lags))
         for phase in phases:
             print_header(phase, args.tables, args.seconds)
-            for backend in backends:
-                if phase == "mixed" and not backend.mixed:
-                    continue
-                figures = await run_phase(backend, phase, args.tables, args.seconds, args.seed)
-                rows.append((phase, backend.name, figures))
-                print_row(backend.name, figures)
+            for round_ in range(args.rounds):
+                if args.rounds > 1:
+                    print(f"  round {round_ + 1} of {args.rounds}")
+                for backend in backends:
+                    if phase == "mixed" and not backend.mixed:
+                        continue
+                    figures = await run_phase(backend, phase, args.tables, args.seconds, args.seed + round_)
+                    rows.append((phase, backend.name, figures))
+                    print_row(backend.name, figures)
     finally:
         for backend in backends:
             await backend.close()
@@ -772,50 +778,72 @@ def verdict(ok: bool) -> str:
 
 
 def print_goals(rows: list[tuple[str, str, Figures]]) -> None:
-    by = {(phase, name): f for phase, name, f in rows}
+    """The aiosqlite comparison and each goal with its figure: medians over the rounds (each round's
+    figure in brackets when there are several; a ratio is taken within each round)."""
+    by: dict[tuple[str, str], list[Figures]] = {}
+    for phase, name, f in rows:
+        by.setdefault((phase, name), []).append(f)
     print()
-    idle = summary_ms(by[("idle", "")].lags)
+    idle = summary_ms(by[("idle", "")][0].lags)
     print(
         f"idle event loop's lag before the phases: p50/p99/max {idle[0]:.1f}/{idle[1]:.1f}/{idle[2]:.1f} ms"
     )
-    aio = [(phase, by.get((phase, AiosqliteBackend.name))) for phase in ("busy", "flat")]
-    for phase, f in aio:
-        store = by.get((phase, "sqlite, store"))
-        if f is None or store is None:
+    for phase in ("busy", "flat"):
+        aio, store = by.get((phase, AiosqliteBackend.name)), by.get((phase, "sqlite, store"))
+        if aio is None or store is None:
             continue
-        a50, a99, _ = summary_ms(f.acks)
-        s50, s99, _ = summary_ms(store.acks)
         print(
-            f"aiosqlite against the store on SQLite, {phase}: p50 {a50:.2f} vs {s50:.2f} ms, p99 {a99:.2f} vs"
-            f" {s99:.2f} ms, {len(f.acks) / f.seconds:.0f} vs {len(store.acks) / store.seconds:.0f} actions/s"
+            f"aiosqlite against the store on SQLite, {phase}:"
+            f" p50 {median(aio, 0):.2f} vs {median(store, 0):.2f} ms,"
+            f" p99 {median(aio, 1):.2f} vs {median(store, 1):.2f} ms{rounds(aio, 1)}{rounds(store, 1)},"
+            f" {median(aio, 3):.0f} vs {median(store, 3):.0f} actions/s{rounds(aio, 3)}{rounds(store, 3)}"
         )
     for phase in ("busy", "mixed", "flat"):
         pg, lite = by.get((phase, "postgresql, store")), by.get((phase, "sqlite, store"))
         if pg is None or lite is None:
             continue
-        pg99, lite99 = summary_ms(pg.acks)[1], summary_ms(lite.acks)[1]
-        ratio = pg99 / lite99
+        pg99, lite99 = median(pg, 1), median(lite, 1)
+        ratios = [summary_ms(p.acks)[1] / summary_ms(q.acks)[1] for p, q in zip(pg, lite, strict=True)]
+        ratio = statistics.median(ratios)
+        spread = f" [{' / '.join(f'{r:.2f}' for r in ratios)}]" if len(ratios) > 1 else ""
         if phase == "flat":
             print(
-                f"goals do not apply flat out (the ceiling); there PostgreSQL p99 / SQLite p99 = {ratio:.2f}"
+                "goals do not apply flat out (the ceiling); there PostgreSQL p99 / SQLite p99 ="
+                f" {ratio:.2f}{spread}"
             )
             continue
         print(
-            f"goal ({phase}): PostgreSQL ack p99 {pg99:.2f} ms <= {PG_P99_GOAL_MS:g} ms"
+            f"goal ({phase}): PostgreSQL ack p99 {pg99:.2f} ms{rounds(pg, 1)} <= {PG_P99_GOAL_MS:g} ms"
             f"   {verdict(pg99 <= PG_P99_GOAL_MS)}"
         )
         print(
-            f"goal ({phase}): PostgreSQL p99 / SQLite p99 = {pg99:.2f} / {lite99:.2f} = {ratio:.2f}"
+            f"goal ({phase}): PostgreSQL p99 / SQLite p99 = {pg99:.2f} / {lite99:.2f}: {ratio:.2f}{spread}"
             f" <= {PG_RATIO_GOAL:g}   {verdict(ratio <= PG_RATIO_GOAL)}"
         )
-        for (at, name), f in by.items():
+        for (at, name), figs in by.items():
             if at != phase or not name.startswith("postgresql, ") or name == "postgresql, store":
                 continue
-            p99 = summary_ms(f.acks)[1]
+            p99 = median(figs, 1)
             print(
-                f"  --explain, {name}: p99 {p99:.2f} ms ({verdict(p99 <= PG_P99_GOAL_MS)}),"
+                f"  --explain, {name}: p99 {p99:.2f} ms{rounds(figs, 1)} ({verdict(p99 <= PG_P99_GOAL_MS)}),"
                 f" {p99 / lite99:.2f} x SQLite's ({verdict(p99 / lite99 <= PG_RATIO_GOAL)})"
             )
+
+
+def figure(f: Figures, which: int) -> float:
+    """p50 (0), p99 (1) or max (2) of the acknowledged appends in ms, or actions/s (3)."""
+    return len(f.acks) / f.seconds if which == 3 else summary_ms(f.acks)[which]
+
+
+def median(figs: list[Figures], which: int) -> float:
+    return statistics.median(figure(f, which) for f in figs)
+
+
+def rounds(figs: list[Figures], which: int) -> str:
+    """Each round's figure, when there were several."""
+    if len(figs) < 2:
+        return ""
+    return " [" + " / ".join(f"{figure(f, which):.{0 if which == 3 else 1}f}" for f in figs) + "]"
 
 
 def commit() -> str:
@@ -876,6 +904,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-aiosqlite", action="store_true", help="leave the aiosqlite variant out")
     parser.add_argument("--phases", nargs="+", choices=list(PHASES), default=list(PHASES))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="run each phase's backends this many times in turn (medians)"
+    )
     parser.add_argument(
         "--explain", action="store_true", help="add the variants that explain PostgreSQL's time"
     )

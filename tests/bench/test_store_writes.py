@@ -23,6 +23,14 @@ def test_a_short_sqlite_run_prints_each_phase(capsys: pytest.CaptureFixture[str]
     assert "idle event loop's lag" in out
 
 
+def test_rounds_run_each_phase_again(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--sqlite-only", "--no-aiosqlite", "--tables", "4", "--seconds", "0.3", "--phases", "flat"]
+    assert store_writes.main([*argv, "--rounds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1 of 2" in out and "round 2 of 2" in out
+    assert len([line for line in out.splitlines() if line.startswith("  sqlite, store ")]) == 2
+
+
 async def test_the_two_statement_append_refuses_as_the_store_does(tmp_path: Path) -> None:
     async with await Store.open(tmp_path / "t.db") as store:
         game = await store.games.create(
