@@ -169,25 +169,32 @@ class Games:
             raise StoreError("append_action needs an integer index and seat and the action as text")
 
         def append(tx: Tx) -> None:
-            row = tx.one("SELECT status FROM games WHERE id = ?", (game_id,))
-            if row is None:
-                raise GameNotFound(f"there is no game {game_id}")
+            now = time.time()
+            # The usual case in two statements (a round trip each on a server): the game is open and
+            # this is its next action.
+            found = tx.one(
+                "UPDATE games SET updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')"
+                " RETURNING (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE game_id = ?)",
+                (now, game_id, game_id),
+            )
+            if found is not None and found[0] == idx:
+                tx.run(
+                    "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, idx, seat, action, now),
+                )
+                return
             logged = tx.one("SELECT seat, action FROM actions WHERE game_id = ? AND idx = ?", (game_id, idx))
             if logged is not None and (logged["seat"], logged["action"]) == (seat, action):
                 return  # stored already: this is a retry of the same write
-            if row["status"] not in UNFINISHED:
+            if found is None:
+                row = tx.one("SELECT status FROM games WHERE id = ?", (game_id,))
+                if row is None:
+                    raise GameNotFound(f"there is no game {game_id}")
                 raise StoreError(f"game {game_id} is {row['status']}; no more actions can be recorded")
-            count = tx.value("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
-            if idx != count:
-                raise ActionOutOfOrder(
-                    f"game {game_id} has {count} actions logged, so the next is number {count}, not {idx}"
-                )
-            now = time.time()
-            tx.run(
-                "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, idx, seat, action, now),
+            count = found[0]
+            raise ActionOutOfOrder(
+                f"game {game_id} has {count} actions logged, so the next is number {count}, not {idx}"
             )
-            tx.run("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
 
         await self._db.write(append)
 
