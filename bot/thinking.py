@@ -62,18 +62,32 @@ def _ready() -> bool:
     return True
 
 
-def decide_in_worker(record: dict[str, Any], seat: int, family: str, level: str, seed: int) -> str:
-    """``seat``'s decision in the game ``record`` (``Game.to_json``) by a fresh ``level`` player."""
+def decide_in_worker(
+    record: dict[str, Any], seat: int, family: str, level: str, seed: int, *, budget: float | None = None
+) -> str:
+    """``seat``'s decision in the game ``record`` (``Game.to_json``) by a fresh ``level`` player;
+    ``budget`` seconds for a search instead of the level's own (``tricknight worker`` shortens a
+    search that waited for a free process)."""
     game = Game.from_json(record)
-    return str(decide(make_player(family, level, seed), game, seat))
+    return str(decide(with_budget(make_player(family, level, seed), budget), game, seat))
 
 
-def advise_in_worker(record: dict[str, Any], seat: int, family: str, seed: int) -> tuple[str, str]:
+def advise_in_worker(
+    record: dict[str, Any], seat: int, family: str, seed: int, *, budget: float | None = None
+) -> tuple[str, str]:
     """What the hint level would do for ``seat`` and why: ``(action text, reason)``."""
     game = Game.from_json(record)
-    player: Any = make_player(family, HINT_LEVEL, seed)
+    player: Any = with_budget(make_player(family, HINT_LEVEL, seed), budget)
     advice = player.advise(game, seat)
     return str(advice.action), str(advice.reason)
+
+
+def with_budget(player: Player, budget: float | None) -> Player:
+    """``player`` with a search budget of ``budget`` seconds (a player that does not search has none)."""
+    if budget is not None and hasattr(player, "budget"):
+        searching: Any = player
+        searching.budget = budget
+    return player
 
 
 # ----- in the bot ------------------------------------------------------------------------------------
@@ -121,7 +135,7 @@ class Thinker:
         try:
             if not self.uses_pool(level, player):
                 return await asyncio.to_thread(decide, player, game, seat)
-            text = await self._in_pool(decide_in_worker, game.to_json(), seat, family, level, seed)
+            text = await self.in_pool(decide_in_worker, game.to_json(), seat, family, level, seed)
             return parse_action(text)
         except Exception as err:  # a broken pool twice, a crash or a runaway search: never stall
             if level == FALLBACK_LEVEL and not self.uses_pool(level, player):
@@ -134,14 +148,17 @@ class Thinker:
     async def advise(self, game: Game, seat: int, *, family: str, seed: int) -> Advice:
         """What the hint level would do for ``seat`` now and why, from the pool. Raises what the
         search raised (the caller answers the person); a broken pool is made again once."""
-        action, reason = await self._in_pool(advise_in_worker, game.to_json(), seat, family, seed)
+        action, reason = await self.in_pool(advise_in_worker, game.to_json(), seat, family, seed)
         return Advice(parse_action(action), reason)
 
-    async def _in_pool(self, work: Any, *args: Any) -> Any:
+    async def in_pool(self, work: Any, *args: Any, **kwargs: Any) -> Any:
+        """``work(*args, **kwargs)`` in a worker process (a module-level function; its answer must pickle).
+        A broken pool is made again and the work tried once more; one still running after
+        ``GIVE_UP_SECONDS`` raises ``TimeoutError`` (its pool is ended)."""
         for attempt in (1, 2):
             pool = self._ensure_pool()
             try:
-                future = pool.submit(work, *args)
+                future = pool.submit(work, *args, **kwargs)
                 self._remember_workers(pool)
                 return await asyncio.wait_for(asyncio.wrap_future(future), GIVE_UP_SECONDS)
             except BrokenProcessPool:
