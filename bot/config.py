@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.store.database import redacted
 
@@ -42,7 +43,12 @@ SETTING_NAMES = (
     "TRICKNIGHT_SHARD_COUNT",
     "TRICKNIGHT_SHARD_IDS",
     "TRICKNIGHT_COMPUTER_DELAY",
+    "TRICKNIGHT_NATS_URL",
+    "TRICKNIGHT_NATS_PREFIX",
 )
+DEFAULT_NATS_PREFIX = "tricknight"
+NATS_SCHEMES = ("nats", "tls", "ws", "wss")
+_SUBJECT_TOKENS = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
 
 # A bot token is three base64url parts joined by dots: the application id, a timestamp, an HMAC.
 _TOKEN = re.compile(r"^([A-Za-z0-9_-]{16,})\.([A-Za-z0-9_-]{5,})\.([A-Za-z0-9_-]{20,})$")
@@ -107,6 +113,55 @@ def _computer_delay(env: Mapping[str, str]) -> float:
             f"TRICKNIGHT_COMPUTER_DELAY must be between 0 and {MAX_COMPUTER_DELAY:g} seconds, not {text}"
         )
     return delay
+
+
+def nats_servers(url: str) -> list[str]:
+    """The servers of a ``TRICKNIGHT_NATS_URL`` (one URL, or several separated by commas)."""
+    return [part.strip() for part in url.split(",") if part.strip()]
+
+
+def redacted_nats(url: str) -> str:
+    """``TRICKNIGHT_NATS_URL`` fit to print: a password (``user:***@``) or a token (the user part
+    alone, ``***@``) replaced, for every server of the list."""
+    shown = []
+    for server in nats_servers(url):
+        parts = urlsplit(server)
+        if "@" in parts.netloc:
+            credentials, host = parts.netloc.rsplit("@", 1)
+            user = credentials.split(":", 1)[0] if ":" in credentials else ""
+            hidden = f"{user}:***" if user else "***"
+            server = urlunsplit((parts.scheme, f"{hidden}@{host}", parts.path, parts.query, parts.fragment))
+        shown.append(server)
+    return ",".join(shown)
+
+
+def _nats_url(env: Mapping[str, str]) -> str | None:
+    raw = env.get("TRICKNIGHT_NATS_URL", "").strip()
+    if not raw:
+        return None
+    for server in nats_servers(raw):
+        parts = urlsplit(server)
+        try:
+            _ = parts.port  # a port that is not a number raises
+            usable = parts.scheme in NATS_SCHEMES and bool(parts.hostname)
+        except ValueError:
+            usable = False
+        if not usable:
+            raise ConfigError(
+                f"TRICKNIGHT_NATS_URL must be a NATS server's URL such as nats://127.0.0.1:4222 (or several "
+                f"separated by commas), not {redacted_nats(server)!r}"
+            )
+    return ",".join(nats_servers(raw))
+
+
+def _nats_prefix(env: Mapping[str, str]) -> str:
+    prefix = env.get("TRICKNIGHT_NATS_PREFIX", "").strip() or DEFAULT_NATS_PREFIX
+    if not _SUBJECT_TOKENS.match(prefix):
+        raise ConfigError(
+            "TRICKNIGHT_NATS_PREFIX must be NATS subject words (letters, digits, - and _) joined by dots, "
+            f"e.g. tricknight or club.tricknight; not {prefix!r}"
+        )
+    return prefix
 
 
 def _log_level(env: Mapping[str, str]) -> str:
@@ -214,6 +269,10 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count runs in this process
     standby: bool = False  # TRICKNIGHT_SHARD_IDS=standby: no shard until another process dies
     computer_delay: float = 1.0
+    nats_url: str | None = field(default=None, repr=False)
+    """``tricknight worker`` processes serve the searches over this NATS server (credentials in it
+    are printed only as ``nats_label``); None: a local process pool."""
+    nats_prefix: str = DEFAULT_NATS_PREFIX
     # Where the settings were read from, for `tricknight check` and the start-up log.
     env_file: Path | None = None
     database_source: str = DEFAULT_SOURCE
@@ -276,6 +335,8 @@ class Settings:
             shard_ids=shard_ids,
             standby=standby,
             computer_delay=checked("TRICKNIGHT_COMPUTER_DELAY", lambda: _computer_delay(env), 1.0),
+            nats_url=checked("TRICKNIGHT_NATS_URL", lambda: _nats_url(env), None),
+            nats_prefix=checked("TRICKNIGHT_NATS_PREFIX", lambda: _nats_prefix(env), DEFAULT_NATS_PREFIX),
             database_source=source,
         )
         order = {name: index for index, name in enumerate(SETTING_NAMES)}  # as .env.example lists them
@@ -300,6 +361,20 @@ class Settings:
         """Cluster mode (``bot.cluster``): processes that share a PostgreSQL database and lease
         their shards (of an explicit ``TRICKNIGHT_SHARD_COUNT``) from it."""
         return self.database_url is not None and self.shard_count is not None
+
+    @property
+    def nats_label(self) -> str | None:
+        """The NATS server(s) fit to print (no password, no token), or None."""
+        return redacted_nats(self.nats_url) if self.nats_url is not None else None
+
+    def searches_text(self) -> str:
+        """Where the searching computer players think, for the start-up log and ``tricknight check``."""
+        if self.nats_url is None:
+            return "searches in a local process pool (TRICKNIGHT_NATS_URL not set)"
+        return (
+            f"searches and hints served by `tricknight worker` over NATS {self.nats_label} "
+            f"(subjects {self.nats_prefix}.decide and {self.nats_prefix}.hint)"
+        )
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of ``guild_id`` (Discord's rule: the guild's

@@ -124,6 +124,10 @@ def test_an_old_database_in_the_working_directory_is_not_silently_replaced(tmp_p
         ({"TRICKNIGHT_COMPUTER_DELAY": "600"}, "between 0 and 30 seconds"),
         ({"TRICKNIGHT_COMPUTER_DELAY": "nan"}, "between 0 and 30 seconds"),
         ({"TRICKNIGHT_LOG_LEVEL": "loud"}, "TRICKNIGHT_LOG_LEVEL"),
+        ({"TRICKNIGHT_NATS_URL": "http://nats.example:4222"}, "TRICKNIGHT_NATS_URL must be a NATS server"),
+        ({"TRICKNIGHT_NATS_URL": "nats://h:1,nats://h:port"}, "not 'nats://h:port'"),
+        ({"TRICKNIGHT_NATS_PREFIX": "tricknight.>"}, "TRICKNIGHT_NATS_PREFIX must be NATS subject words"),
+        ({"TRICKNIGHT_NATS_PREFIX": "a..b"}, "TRICKNIGHT_NATS_PREFIX must be NATS subject words"),
     ],
 )
 def test_bad_options_are_refused_by_name(env: dict[str, str], message: str) -> None:
@@ -136,6 +140,21 @@ def test_shard_settings() -> None:
     assert settings.shard_ids == (0, 2)
     assert settings.shards_text() == "shards 0,2 of 4 in this process"
     assert MAX_COMPUTER_DELAY == STORE_MAX_COMPUTER_DELAY  # the same ceiling as /settings
+
+
+def test_nats_settings_and_their_credentials_never_shown() -> None:
+    assert (Settings.from_env({}).nats_url, Settings.from_env({}).nats_prefix) == (None, "tricknight")
+    assert "local process pool" in Settings.from_env({}).searches_text()
+    url = "tls://bot:s3cret@nats-1.example:4222, nats://t0ken@nats-2.example"
+    settings = Settings.from_env({"TRICKNIGHT_NATS_URL": url, "TRICKNIGHT_NATS_PREFIX": "club.tn"})
+    assert settings.nats_url == "tls://bot:s3cret@nats-1.example:4222,nats://t0ken@nats-2.example"
+    assert settings.nats_label == "tls://bot:***@nats-1.example:4222,nats://***@nats-2.example"
+    text = settings.searches_text()
+    assert "club.tn.decide" in text and settings.nats_label in text
+    assert "s3cret" not in repr(settings) + text and "t0ken" not in repr(settings) + text
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env({"TRICKNIGHT_NATS_URL": "https://u:s3cret@nats.example"})
+    assert "s3cret" not in str(refused.value) and "u:***@" in str(refused.value)
 
 
 def test_token_shape() -> None:
