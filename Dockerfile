@@ -4,6 +4,7 @@
 #   docker run -d --env-file .env -v tricknight-data:/data --restart unless-stopped tricknight
 # (or `docker compose up -d --build` with compose.yaml). The database lives on the /data volume, or
 # on a PostgreSQL server when TRICKNIGHT_DATABASE is a postgresql:// URL (the driver is installed).
+# The same image runs `tricknight worker` (the NATS client is installed): README, Worker processes.
 
 FROM python:3.11-slim AS build
 WORKDIR /src
@@ -24,7 +25,7 @@ RUN useradd --system --uid 10001 --user-group --create-home --home-dir /home/tri
     && mkdir -m 0700 /data && chown tricknight:tricknight /data
 COPY --from=build /dist/ /tmp/dist/
 RUN python -m venv /opt/tricknight \
-    && /opt/tricknight/bin/pip install --no-cache-dir "$(ls /tmp/dist/*.whl)[postgresql]" \
+    && /opt/tricknight/bin/pip install --no-cache-dir "$(ls /tmp/dist/*.whl)[postgresql,cluster]" \
     && rm -rf /tmp/dist
 USER tricknight
 WORKDIR /home/tricknight

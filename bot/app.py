@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.discord_ui import DiscordPublisher, answer_command_error, answer_unhandled
 from bot.discord_ui.budget import count_requests
 from bot.pictures import start_render_pool, stop_render_pool
+from bot.remote import make_thinker
 from bot.store import Store
 from bot.tables import Table, TableManager
 
@@ -94,8 +95,15 @@ class TrickNightBot(commands.AutoShardedBot):
             count_requests(self.http, self.publisher.budget)
             if self.cluster is not None:  # the bot's other processes share its token
                 self.publisher.budget.share(self.cluster.share())
+        # The searching computers think in a local process pool, or in `tricknight worker`
+        # processes over NATS (TRICKNIGHT_NATS_URL; connected now, so the first search needn't wait).
+        thinker = make_thinker(self.settings)
+        if self.settings.nats_url is not None:
+            thinker.warm()
         # owns_guild: only the tables of guilds on this process's shards (TRICKNIGHT_SHARD_IDS).
-        self.tables = TableManager(self.store, self.publisher, owns_guild=self.settings.owns_guild)
+        self.tables = TableManager(
+            self.store, self.publisher, owns_guild=self.settings.owns_guild, thinker=thinker
+        )
         if self.cluster is not None:
             self.tables.process_id = self.cluster.id
         # The cogs (and the persistent items they register) load before resume_all(), so a resumed

@@ -7,6 +7,7 @@ at the token's shape (never printing it), opens the database read-only, and says
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ from bot.backup import inspect_database
 from bot.config import Settings, application_id, legacy_database_problem, token_problem
 from bot.files import exposure_warning
 from bot.instance import health_problem, read_status
+from bot.remote import Subjects, find_workers, install_hint, nats_available
 
 INVITE_SCOPES = ("bot", "applications.commands")
 # Discord's names (as in the developer portal's URL generator) -> discord.Permissions flags.
@@ -101,11 +103,59 @@ def check_settings(
     delay = f"{settings.computer_delay:g} s before each move"
     report.add("computers", UNUSABLE if "TRICKNIGHT_COMPUTER_DELAY" in bad else delay)
     report.add("log level", UNUSABLE if "TRICKNIGHT_LOG_LEVEL" in bad else settings.log_level)
+    _check_searches(settings, report, bad)
     for name in settings.unknown:
         report.warnings.append(
             f"{name} is not a Trick Night setting (a typo?); the settings are in .env.example"
         )
     return report
+
+
+def _check_searches(settings: Settings, report: CheckReport, bad: Mapping[str, str]) -> None:
+    """Where the searching computers think; with NATS, whether the server answers and which
+    ``tricknight worker`` processes serve (their status; nothing is asked of them)."""
+    if {"TRICKNIGHT_NATS_URL", "TRICKNIGHT_NATS_PREFIX"} & bad.keys():
+        report.add("searches", UNUSABLE)
+        return
+    if settings.nats_url is None:
+        report.add("searches", "in a local process pool (TRICKNIGHT_NATS_URL not set)")
+        return
+    subjects = Subjects.of(settings.nats_prefix)
+    report.add(
+        "searches", f"tricknight worker over NATS {settings.nats_label} ({subjects.decide}, {subjects.hint})"
+    )
+    if not nats_available():
+        report.problems.append(
+            f"TRICKNIGHT_NATS_URL is set, but the NATS client is not installed: {install_hint()}"
+        )
+        return
+    try:
+        found = asyncio.run(find_workers(settings.nats_url, settings.nats_prefix))
+    except ConnectionError as err:
+        report.warnings.append(
+            f"the NATS server {settings.nats_label} cannot be reached ({err}): until it can, hard computers "
+            "play as easy ones (after a wait of about 2.5 s a move) and hints fail"
+        )
+        return
+    if not found:
+        report.warnings.append(
+            f"no tricknight worker answers on {subjects.status}: until one runs, hard computers play as "
+            "easy ones (after a wait of about 2.5 s a move) and hints fail"
+        )
+        return
+    processes = sum(int(status.get("processes", 0)) for status in found)
+    versions = sorted({str(status.get("version")) for status in found})
+    report.add("", f"{_count(len(found), 'worker')} answering, {_count(processes, 'process')} "
+                   f"(version {', '.join(versions)})")  # fmt: skip
+    if versions != [__version__]:
+        report.warnings.append(
+            f"workers of version {', '.join(versions)} serve this bot of version {__version__}: run the same"
+        )
+
+
+def _count(count: int, noun: str) -> str:
+    plural = noun + ("es" if noun.endswith("s") else "s")
+    return f"{count} {noun if count == 1 else plural}"
 
 
 def _check_token(settings: Settings, report: CheckReport) -> None:

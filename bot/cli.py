@@ -1,6 +1,7 @@
 """Command line: ``tricknight`` / ``python -m bot`` runs the Discord bot; ``check``, ``backup``,
-``restore`` and ``health`` look after a hosted bot; ``play`` runs a game in the terminal against
-computer players; ``simulate`` plays computer-only games."""
+``restore`` and ``health`` look after a hosted bot; ``worker`` serves its searches over NATS;
+``play`` runs a game in the terminal against computer players; ``simulate`` plays computer-only
+games."""
 
 from __future__ import annotations
 
@@ -81,6 +82,22 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument(
         "--to", dest="target", required=True, metavar="URL", help="postgresql://user@host:port/database"
     )
+    worker = sub.add_parser(
+        "worker", parents=[env_file],
+        help="serve hard decisions and hints to the bots over NATS (TRICKNIGHT_NATS_URL)",
+        description="Serve the bots' searching (hard) decisions and hints over the NATS server of "
+        "TRICKNIGHT_NATS_URL, listening on <prefix>.decide and <prefix>.hint (TRICKNIGHT_NATS_PREFIX, "
+        "default tricknight) in the queue group 'workers': start as many workers as you like, on any "
+        "machine, and stop them at any time. Each search runs in a process of the worker's own pool. "
+        "SIGTERM (or Ctrl-C) finishes the requests in hand, takes no new ones and exits 0. A request "
+        "carries the whole game, every hand included: run workers only where the bot itself may run, "
+        "on a NATS server no one else reaches (or with credentials and TLS in the URL).",
+    )  # fmt: skip
+    worker.add_argument(
+        "--processes", type=int, default=None, metavar="N",
+        help="searches at once, each in a process of its own (default: one per core, here "
+        f"{os.cpu_count() or 1})",
+    )  # fmt: skip
 
     play = sub.add_parser("play", help="play one game in the terminal against computer players")
     play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
@@ -151,6 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.migrate import migrate_command
 
             return migrate_command(args.source, args.target, sys.stdout, sys.stderr)
+        if args.command == "worker":
+            return worker_command(args, load_settings(getattr(args, "env_file", None)))
         if args.command in HOSTING_COMMANDS:
             return HOSTING_COMMANDS[args.command](args, load_settings(getattr(args, "env_file", None)))
         return run_command(load_settings(getattr(args, "env_file", None)))
@@ -223,6 +242,23 @@ def health_command(args: argparse.Namespace, settings: Settings) -> int:
     from bot.checkup import print_health
 
     return print_health(settings)
+
+
+def worker_command(args: argparse.Namespace, settings: Settings) -> int:
+    if args.processes is not None and args.processes < 1:
+        raise UsageError("--processes must be at least 1")
+    if settings.nats_url is None:
+        raise UsageError(
+            "worker: TRICKNIGHT_NATS_URL is not set: the worker serves the bots over a NATS server, e.g. "
+            "TRICKNIGHT_NATS_URL=nats://127.0.0.1:4222 (README: Worker processes over NATS)"
+        )
+    from bot.remote import install_hint, nats_available
+
+    if not nats_available():
+        raise UsageError(f"worker: the NATS client is not installed: {install_hint()}")
+    from bot.worker import run
+
+    return run(settings.nats_url, settings.nats_prefix, args.processes, log_level=settings.log_level)
 
 
 def not_for_postgresql(command: str, settings: Settings) -> int | None:

@@ -2,7 +2,8 @@
 
 A hint is for a seated person on their own turn, at a table whose host has not turned hints off,
 and never in a game that counts for a running league. The search runs in the table manager's worker
-pool (``bot.thinking``), from the seat's own position only, so it cannot know another seat's hidden
+pool (``bot.thinking``), or in a ``tricknight worker`` over NATS (``bot.remote``), from the seat's
+own position only, so it cannot know another seat's hidden
 cards; the line is still checked for them before it is shown. One hint at a time per person, and
 asking again in the same position gives the same hint at once.
 """

@@ -7,7 +7,8 @@
 2. open the database once, so a bad database stops start-up before anything connects (a
    PostgreSQL server out of reach is waited for, with back-off, each try logged), and log its
    backend, where it is (a file's absolute path, a server's URL without its password), its schema
-   version and the shard settings (and warn if others can read an SQLite file);
+   version, the shard settings and where the searching computers think (a local process pool, or
+   ``tricknight worker`` over NATS); warn if others can read an SQLite file;
 3. connect to Discord; once ready, log the guild count and keep a heartbeat in the lock file for
    ``tricknight health``;
 4. on SIGTERM or SIGINT: refuse new clicks, let the write in flight finish, flush the table
@@ -33,6 +34,7 @@ from bot.app import TrickNightBot
 from bot.config import Settings, legacy_database_problem
 from bot.files import exposure_warning
 from bot.instance import HEARTBEAT_SECONDS, Instance, InstanceLock, InstanceLocked, lock_supported
+from bot.remote import install_hint, nats_available
 from bot.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -58,6 +60,10 @@ def run(settings: Settings) -> int:
     problem = legacy_database_problem(settings)
     if problem is not None:
         return _fail(problem, REFUSED)
+    if settings.nats_url is not None and not nats_available():
+        return _fail(
+            f"TRICKNIGHT_NATS_URL is set, but the NATS client is not installed: {install_hint()}", REFUSED
+        )
     if settings.database_url is not None:
         try:
             from bot.postgres_instance import PostgresInstance
@@ -166,6 +172,7 @@ async def serve(settings: Settings, lock: Instance) -> int:
         __version__, settings.backend, settings.database_label, schema, settings.database_source,
         settings.shards_text(),
     )  # fmt: skip
+    log.info("computer players: %s", settings.searches_text())
     if settings.env_file is not None:
         log.info("settings: the environment, then %s", settings.env_file)
     for name in settings.unknown:

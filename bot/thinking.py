@@ -11,6 +11,9 @@ Cheap levels (``basic`` decides in well under a millisecond) stay in a thread as
 If the pool breaks (a worker killed) it is made again and the decision tried once more; if that
 fails too, or a search raises or runs far past its budget, ``basic`` decides instead and a line is
 logged, so a table never stalls on its computer.
+
+With ``TRICKNIGHT_NATS_URL`` set the bot uses ``bot.remote.RemoteThinker`` instead, which sends the
+searches to ``tricknight worker`` processes (``bot.worker``, each running this pool) over NATS.
 """
 
 from __future__ import annotations
