@@ -1,7 +1,8 @@
 """Fixtures for every test: the bot's level registry restored after each test (the bench's entry
 points and some tests register bench-only levels, ``bench.frozen``, ``bench.oracle``, and the tests
-run after them must see the bot's own levels whatever the order), and PostgreSQL for the tests that
-run on both store backends (``tests/services/postgres.py``)."""
+run after them must see the bot's own levels whatever the order), PostgreSQL for the tests that
+run on both store backends (``tests/services/postgres.py``) and NATS for the worker tests
+(``tests/services/nats.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from bot.ai import base
+from tests.services import nats as nats_service
 from tests.services import postgres
 from tests.services.pg_proxy import PostgresProxy
 from tests.services.postgres import PostgresTestServer
@@ -57,9 +59,30 @@ async def postgres_proxy(postgres_url: str) -> AsyncIterator[PostgresProxy]:
         await proxy.stop()
 
 
+@pytest.fixture(scope="session")
+def nats_url() -> str:
+    """The test NATS server's URL (see ``tests/services/nats.py``), checked once a run."""
+    url = nats_service.server_url()
+    why = nats_service.problem(url)
+    if why is not None:
+        nats_service.unavailable(why)
+    return url
+
+
+@pytest.fixture
+def nats_prefix(nats_url: str) -> str:
+    """A subject prefix of this test's own on the test NATS server."""
+    return nats_service.unique_prefix()
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if postgres.skipped:
         reasons = sorted(set(postgres.skipped))
         terminalreporter.write_line(
             f"PostgreSQL tests were skipped ({'; '.join(reasons)}): {postgres.HOW}.", yellow=True
+        )
+    if nats_service.skipped:
+        reasons = sorted(set(nats_service.skipped))
+        terminalreporter.write_line(
+            f"NATS tests were skipped ({'; '.join(reasons)}): {nats_service.HOW}.", yellow=True
         )
