@@ -8,6 +8,7 @@ cleanly on SIGTERM, finishing the request in hand, and ``check`` lists the worke
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -36,6 +37,9 @@ BUDGET = 1.0  # hard's own
 # Positions whose hard search ends on its caps (well under a tenth of its budget here): the same
 # seed gives the same decision in any process, however loaded the machine.
 QUICK_HARD = (("pinochle-4", 7), ("pinochle-4", 11), ("pitch", 4), ("pinochle-2", 26))
+# Positions, also ending on the caps, whose decision depends on the seed (seeds 0-5 give two
+# different actions in each): the worker must use the bot's seed.
+SEEDED_HARD = (("pinochle-4", 56), ("pinochle-2", 25))
 SLOW_HARD = ("pinochle-4", 20)  # a search of most of its budget
 BASIC = (("pinochle-2", 7), ("pitch", 5), ("pinochle-4", 9), ("double-deck", 6))
 READY = "ready: serving"
@@ -202,16 +206,19 @@ async def test_a_worker_decides_as_the_local_pool_does(
     workers: Any, remote: RemoteThinker, local: Thinker
 ) -> None:
     [worker] = await workers()
-    positions = [(v, m, "hard") for v, m in QUICK_HARD] + [(v, m, "basic") for v, m in BASIC]
-    families = set()
-    for variant, moves, level in positions:
+    positions = [(v, m, "hard", 11) for v, m in QUICK_HARD] + [(v, m, "basic", 11) for v, m in BASIC]
+    positions += [(v, m, "hard", seed) for v, m in SEEDED_HARD for seed in range(6)]
+    families, actions = set(), collections.defaultdict(set)
+    for variant, moves, level, seed in positions:
         game = midgame(variant, moves=moves)
         before = game.to_json()
-        served = await decision(remote, game, level)
-        assert served == await decision(local, game, level), (variant, moves, level)
+        served = await decision(remote, game, level, seed)
+        assert served == await decision(local, game, level, seed), (variant, moves, level, seed)
         assert game.to_json() == before
         families.add(game.family)
+        actions[variant, moves].add(served)
     assert families == {"pinochle", "pitch", "double-deck"}
+    assert all(len(actions[position]) == 2 for position in SEEDED_HARD)  # the seed told them apart
     assert remote.answered_by == {worker.id: len(positions)}  # none fell back to basic
 
 
