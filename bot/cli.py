@@ -98,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="searches at once, each in a process of its own (default: one per core, here "
         f"{os.cpu_count() or 1})",
     )  # fmt: skip
+    worker.add_argument(
+        "--check", action="store_true",
+        help="do not serve: exit 0 if a worker on this host answers on <prefix>.status, 1 if not "
+        "(a container's health check)",
+    )  # fmt: skip
 
     play = sub.add_parser("play", help="play one game in the terminal against computer players")
     play.add_argument("variant", help=f"one of: {', '.join(variant_names())}")
@@ -256,6 +261,14 @@ def worker_command(args: argparse.Namespace, settings: Settings) -> int:
 
     if not nats_available():
         raise UsageError(f"worker: the NATS client is not installed: {install_hint()}")
+    if args.check:
+        import asyncio
+
+        from bot.worker import check_here
+
+        healthy, text = asyncio.run(check_here(settings.nats_url, settings.nats_prefix))
+        print(text)
+        return 0 if healthy else 1
     from bot.worker import run
 
     return run(settings.nats_url, settings.nats_prefix, args.processes, log_level=settings.log_level)

@@ -20,6 +20,9 @@ has its search shortened so that the answer comes within its ``answer_within``, 
 ``retry`` when too little time is left. ``<prefix>.status`` (no queue group: every worker answers)
 tells who is serving, with how many processes and how busy.
 
+``tricknight worker --check`` exits 0 if a worker on this host answers there (a container's
+health check), 1 if not.
+
 SIGTERM or SIGINT stops it cleanly: it takes no new requests (its subscriptions are drained, so
 requests the server already sent it are still served), finishes the ones in hand, answers them,
 closes the connection and exits 0.
@@ -37,6 +40,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -52,6 +56,7 @@ from bot.remote import (
     QUEUE_GROUP,
     Subjects,
     connect,
+    find_workers,
     worker_id,
 )
 from bot.thinking import WORKER_NICENESS, Thinker, advise_in_worker, decide_in_worker
@@ -285,6 +290,29 @@ class Worker:
             await message.respond(json.dumps(reply).encode())
         except Exception as err:  # the connection is down: the bot tries again elsewhere
             log.warning("could not answer a request: %s", _describe(err))
+
+
+async def check_here(url: str, prefix: str) -> tuple[bool, str]:
+    """``tricknight worker --check`` (a container's health check): whether a worker on this host
+    answers on ``<prefix>.status``, and a line saying so (its pid, processes, requests in hand and
+    answered). A worker still waiting for the server, or whose event loop is stuck, does not."""
+    try:
+        found = await find_workers(url, prefix)
+    except ConnectionError as err:
+        return False, f"unhealthy: the NATS server {redacted_nats(url)} cannot be reached ({err})"
+    host = socket.gethostname()
+    here = [status for status in found if str(status.get("worker", "")).rsplit(":", 1)[0] == host]
+    if not here:
+        return False, (f"unhealthy: no worker on {host} answers on {prefix}.status ({len(found)} elsewhere)")
+    lines = []
+    for status in here:
+        served = status.get("served") or {}
+        answered = sum(int(count) for count in served.values())
+        lines.append(
+            f"healthy: worker {status['worker']}, {status.get('processes')} process(es), "
+            f"{status.get('in_hand')} request(s) in hand, {answered} answered"
+        )
+    return True, "\n".join(lines)
 
 
 def setup_logging(level: str) -> None:

@@ -427,11 +427,26 @@ async def test_an_illegal_or_failed_answer_is_not_waited_on_and_basic_decides(
 # ----- the command ------------------------------------------------------------------------------------
 
 
+async def worker_check(nats_url: str, nats_prefix: str, folder: Path) -> tuple[int, str]:
+    """``tricknight worker --check`` (compose.cluster.yaml's health check of a worker)."""
+    env = clean_environ(folder / "home", TRICKNIGHT_NATS_URL=nats_url, TRICKNIGHT_NATS_PREFIX=nats_prefix,
+                        PYTHONPATH=str(ROOT))  # fmt: skip
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "worker", "--check", cwd=folder, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, out.decode()
+
+
 async def test_the_worker_finishes_the_request_in_hand_on_sigterm_and_exits_0(
-    workers: Any, remote: RemoteThinker, connection: Any, nats_prefix: str
+    workers: Any, remote: RemoteThinker, connection: Any, nats_url: str, nats_prefix: str, tmp_path: Path
 ) -> None:
     [worker] = await workers()
     assert "1 process" in worker.text and f"{nats_prefix}.decide" in worker.text
+    code, said = await worker_check(nats_url, nats_prefix, tmp_path)
+    assert code == 0 and said.startswith(f"healthy: worker {worker.id}, 1 process(es), 0 request(s) in hand")
     game = slow_position()
     deciding = asyncio.create_task(decision(remote, game, "hard"))
     await until_in_hand(connection, nats_prefix)
@@ -443,6 +458,8 @@ async def test_the_worker_finishes_the_request_in_hand_on_sigterm_and_exits_0(
     assert worker.said("stopping: finishing 1 request(s) in hand") and worker.said("stopped: served 1 decide")
     assert "Traceback" not in worker.text
     assert await in_hand(connection, nats_prefix) == {}  # nothing listens any more
+    code, said = await worker_check(nats_url, nats_prefix, tmp_path)
+    assert code == 1 and said.startswith(f"unhealthy: no worker on {socket.gethostname()} answers"), said
 
 
 def test_the_worker_command_needs_a_nats_url_and_documents_itself(tmp_path: Path) -> None:
@@ -461,7 +478,7 @@ def test_the_worker_command_needs_a_nats_url_and_documents_itself(tmp_path: Path
     shown = worker("--help")
     assert shown.returncode == 0
     text = " ".join(shown.stdout.split())
-    for words in ("queue group 'workers'", "SIGTERM", "--processes N", "every hand included"):
+    for words in ("queue group 'workers'", "SIGTERM", "--processes N", "every hand included", "--check"):
         assert words in text, words
 
 
