@@ -318,6 +318,7 @@ class Bench:
         self.over[channel] = (lobby["id"], over)  # this game's table message and its end
         for uid in humans:
             self.turn[uid] = asyncio.Event()
+        await self.before_start(index, lobby, ids, humans[0])
         await self.interact(
             "lobby click", self.fake.component_interaction(start, lobby, user=user(humans[0]))
         )
@@ -329,6 +330,10 @@ class Bench:
         finally:
             for task in players:
                 task.cancel()
+
+    async def before_start(self, index: int, lobby: dict[str, Any], ids: list[str], host: int) -> None:
+        """What the host does in the lobby before Start (nothing here: the empty seats get the
+        default computers; bench/cluster.py seats hard ones at some tables)."""
 
     async def play(self, table_message: dict[str, Any], table_id: str, uid: int, over: asyncio.Event) -> None:
         """A person at one table: on their turn, a pause, then one click on their hand panel (the
