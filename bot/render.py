@@ -51,6 +51,12 @@ def count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+def rating(value: float) -> str:
+    """A rating to one decimal; a tiny negative one reads ``0.0``, not ``-0.0``."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
 _GAP = re.compile(r"\s*\[gap(?::\s*(?P<note>[^\]]*))?\]")
 
 

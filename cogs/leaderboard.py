@@ -96,7 +96,7 @@ async def board_message(
         title += " · all time"
     lines = [
         f"**{row.rank}.** {computer_player_name(row.user_id) or f'<@{row.user_id}>'} — "
-        + (f"rating {row.rating:.1f} · " if rated else "")
+        + (f"rating {render.rating(row.rating)} · " if rated else "")
         + f"{row.wins}/{render.count(row.games, 'game')} won ({row.win_pct:.0f}%)"
         for row in rows
     ]
@@ -288,7 +288,7 @@ def rating_line(rating: FamilyRating, *, trend: bool) -> str:
     if rating.sigma >= NEW_SIGMA:
         return f"{rating.family}: not rated yet (no rated game), {rating.wins}/{rating.games} won"
     change = f" ({rating.trend:+.1f} over the last games)" if trend else ""
-    return f"{rating.family}: {rating.rating:.1f}{change}, {rating.wins}/{rating.games} won"
+    return f"{rating.family}: {render.rating(rating.rating)}{change}, {rating.wins}/{rating.games} won"
 
 
 class LeaderboardCog(commands.Cog):

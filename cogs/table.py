@@ -136,7 +136,7 @@ class TableCog(commands.Cog):
         view.add_item(LobbyButton(table.id, "join"))
         await interaction.followup.send(
             **limits.checked(
-                content=f"{display_name(interaction)} opened a {table.title} table (#{table.id}) in "
+                content=f"{display_name(interaction)} opened the {table.title} table #{table.id} in "
                 f"{thread.mention}. Click **Join** to take a seat there.",
                 view=untracked(view),
             ),

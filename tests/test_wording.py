@@ -160,3 +160,11 @@ def test_the_buried_cards_are_shown_when_the_three_hand_deal_is_scored() -> None
         f"had buried {render.pretty_cards(event['buried'])}, worth {event['buried_counters']} in counters"
         in text
     )
+
+
+def test_a_tiny_negative_rating_reads_zero_not_minus_zero() -> None:
+    from bot import render
+
+    assert render.rating(-0.04) == "0.0"
+    assert render.rating(-0.06) == "-0.1"
+    assert render.rating(12.345) == "12.3"

@@ -533,7 +533,8 @@ async def board_files(
         StandingLine(
             row.rank,
             names[row.user_id],
-            (f"{row.rating:.1f} · " if rated else "") + f"{row.wins}/{row.games} won · {row.win_pct:.0f}%",
+            (f"{render.rating(row.rating)} · " if rated else "")
+            + f"{row.wins}/{row.games} won · {row.win_pct:.0f}%",
         )
         for row in rows
     ]
