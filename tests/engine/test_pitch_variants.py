@@ -354,17 +354,51 @@ def test_example_5_smudge_and_all_four_wins() -> None:
     assert events[-1]["type"] == "deal"
 
 
-def test_the_dealer_cannot_take_over_a_smudge() -> None:
-    game = stacked_pitch_game(
-        "pitch", DEAL_A, dealer=0, players=3, options={"smudge": True, "dealer-steal": True}
-    )
+STEAL_A = {0: "AS KS QS JS 10S 9S", 1: "2S 9H 10H 3C 4C 5C", 2: "8S 4D 5D 6D 7D 8D"}
+STEAL_PLAY = """s0 play AS, s1 play 2S, s2 play 8S, s0 play KS, s1 play 9H, s2 play 4D,
+s0 play QS, s1 play 10H, s2 play 5D, s0 play JS, s1 play 3C, s2 play 6D,
+s0 play 10S, s1 play 4C, s2 play 7D, s0 play 9S, s1 play 5C, s2 play 8D"""
+
+
+def test_dealer_steal_takes_any_highest_bid_a_smudge_of_4_included() -> None:
+    """``pitch.md`` §3: with ``dealer-steal`` "the dealer alone may bid equal to the highest bid and
+    become pitcher — any highest bid, a bid of 4 with ``smudge`` on included"; §5: a smudge made
+    "wins the game at once"."""
+    options = {"smudge": True, "dealer-steal": True}
+    game = stacked_pitch_game("pitch", STEAL_A, dealer=0, players=3, options=options)
     run_script(game, "s1 bid 3, s2 pass")
-    assert "bid 3" in legal(game, 0)  # an ordinary bid may be taken over
-    game = stacked_pitch_game(
-        "pitch", DEAL_A, dealer=0, players=3, options={"smudge": True, "dealer-steal": True}
-    )
-    run_script(game, "s1 bid 4, s2 pass")
-    assert legal(game, 0) == ["pass"]
+    assert legal(game, 0) == ["pass", "bid 3", "bid 4"]  # an ordinary bid may be taken over
+    game = stacked_pitch_game("pitch", STEAL_A, dealer=0, players=3, options=options)
+    run_script(game, "s1 bid 4")
+    assert legal(game, 2) == ["pass"]  # the dealer alone may equal it
+    events = run_script(game, "s2 pass, s0 bid 4")
+    assert {"type": "pitcher", "seat": 0, "bid": 4} in events
+    events = run_script(game, STEAL_PLAY)
+    assert events[-1]["type"] == "game_over" and events[-1]["winners"] == [0]  # the stolen smudge made
+
+
+def test_the_dealer_may_equal_a_smudge_two_players() -> None:
+    """The case found by playing: two players, seat 0 bids 4 and the dealer (seat 1) may equal it."""
+    game = new_game("pitch", players=2, options={"dealer-steal": True, "smudge": True}, seed=3202)
+    assert isinstance(game, PitchBase) and game.dealer == 1
+    game.apply(0, "bid 4")
+    assert legal(game, 1) == ["pass", "bid 4"]
+    game.apply(1, "bid 4")
+    assert game.pitcher == 1
+
+
+def test_a_refused_bid_names_the_dealers_own_floor() -> None:
+    """The dealer may equal the highest bid, so it is told its bid must be at least that, not
+    "higher than" it; the others are told that only the dealer may equal it."""
+    options = {"smudge": True, "dealer-steal": True}
+    game = stacked_pitch_game("pitch", STEAL_A, dealer=0, players=3, options=options)
+    run_script(game, "s1 bid 2")
+    with pytest.raises(IllegalAction, match=r"higher than 2 \(only the dealer may equal it\)"):
+        game.apply(2, "bid 2")
+    run_script(game, "s2 pass")
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(0, "bid 1")
+    assert str(refused.value) == "Your bid must be at least 2 (the dealer may equal it)."
 
 
 # ----- refused combinations (pitch-variants.md §6) ---------------------------------------------------

@@ -117,12 +117,6 @@ class AuctionPitch(PitchBase):
     def dealer_may_steal(self) -> bool:
         return bool(self.options["dealer-steal"])
 
-    def bid_floor(self, seat: int) -> int:
-        # Nobody takes a smudge away, not even the dealer (Parlett; telegra.ph; h2g2).
-        if self.high_bid == 4 and self.option("smudge") and seat == self.dealer:
-            return self.high_bid + 1
-        return super().bid_floor(seat)
-
     def bid_names(self) -> dict[str, str]:
         return {str(SLAM): "slam"} if self.option("slam") else {}
 

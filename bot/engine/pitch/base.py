@@ -256,6 +256,8 @@ class PitchBase(Game):
                 if action.amount > self.max_bid or action.amount < self.min_bid:
                     return f"Bids go from {self.min_bid} to {self.max_bid}."
                 if action.amount < floor:
+                    if floor == self.high_bid:  # the dealer, who may equal the highest bid
+                        return f"Your bid must be at least {floor} (the dealer may equal it)."
                     extra = " (only the dealer may equal it)" if self.dealer_may_steal() else ""
                     return f"Your bid must be higher than {self.high_bid}{extra}."
             return f"You can bid ({self.bid_floor(seat)}-{self.max_bid}) or pass now."
