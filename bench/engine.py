@@ -44,7 +44,7 @@ from bot.engine.meld import FOUR_HAND, MeldTable, count_meld, meld_total  # noqa
 from bot.engine.pinochle.common import RANKS_48  # noqa: E402
 from bot.engine.pinochle.double_deck import RANKS_80, double_deck_table  # noqa: E402
 
-REFERENCE = ROOT.parent / "shared" / "bench" / "reference_playout.py"
+REFERENCE = ROOT / "bench" / "reference_playout.py"  # a copy of ../shared/bench/reference_playout.py
 
 
 def single_deal_options(variant: str) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""Every rule and option of shared/rules/pitch.md, table-driven where the rule has cases."""
+"""Every rule and option of docs/rules/pitch.md, table-driven where the rule has cases."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 6- and 8-player games with 96 cards, and double-deck partnership pinochle (80 cards, family
 "double-deck"). Importing this package registers every variant.
 
-Spec: ``shared/rules/pinochle.md`` and ``shared/rules/double-deck-pinochle.md``; the meld counter
+Spec: ``docs/rules/pinochle.md`` and ``docs/rules/double-deck-pinochle.md``; the meld counter
 is ``bot.engine.meld``.
 """
 

@@ -2,7 +2,7 @@
 and follow rules, the match target (1000, then 1250, 1500, … when several sides pass it), declaring
 out, and a cached ``legal_actions`` (computer players simulate many deals).
 
-Spec: ``shared/rules/pinochle.md``.
+Spec: ``docs/rules/pinochle.md``.
 """
 
 from __future__ import annotations

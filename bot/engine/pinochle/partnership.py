@@ -1,5 +1,5 @@
 """Partnership pinochle (§6), partnership auction pinochle (§7) and the 6- and 8-player games with
-96 cards (§8, either rules). Spec: ``shared/rules/pinochle.md``."""
+96 cards (§8, either rules). Spec: ``docs/rules/pinochle.md``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Three-hand auction pinochle (§5 of ``shared/rules/pinochle.md``): the widow, bidding from 300
+"""Three-hand auction pinochle (§5 of ``docs/rules/pinochle.md``): the widow, bidding from 300
 with the dealer forced to 250, burying, and settlement in chips with the kitty."""
 
 from __future__ import annotations

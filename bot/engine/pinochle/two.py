@@ -1,4 +1,4 @@
-"""Two-hand pinochle (Bicycle rules, §4 of ``shared/rules/pinochle.md``): the stock, melding one
+"""Two-hand pinochle (Bicycle rules, §4 of ``docs/rules/pinochle.md``): the stock, melding one
 combination after each won trick onto the table, the dix, the playoff and declaring out."""
 
 from __future__ import annotations

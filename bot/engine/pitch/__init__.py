@@ -1,6 +1,6 @@
 """Pitch: auction pitch for 2-7 players (with its house rules and the presets ``pitch-joker`` and
 ``pitch-smudge``), partnership pitch (Brian Gordon's rules) and ten-point pitch (``pitch-10``).
-Spec: ``shared/rules/pitch.md``; the added variants: ``docs/rules/pitch-*.md``.
+Spec: ``docs/rules/pitch.md``; the added variants: ``docs/rules/pitch-*.md``.
 
 Importing this package registers every pitch variant.
 """

@@ -1,6 +1,6 @@
 """Auction pitch (setback) for 2-7 players, each for themselves, with its house rules (off-jack,
 jokers, smudge, slam, all four points win) and the presets ``pitch-joker`` (Bicycle's Auction
-Pitch with Joker) and ``pitch-smudge`` (Bicycle's Pitch (Smudge)). Spec: ``shared/rules/pitch.md``
+Pitch with Joker) and ``pitch-smudge`` (Bicycle's Pitch (Smudge)). Spec: ``docs/rules/pitch.md``
 and ``docs/rules/pitch-*.md``."""
 
 from __future__ import annotations

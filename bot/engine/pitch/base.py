@@ -1,6 +1,6 @@
 """What every pitch variant shares: the first dealer, dealing, the shape of the auction, trick play
 with effective suits, the points of a deal and the ways a game can end. Spec:
-``shared/rules/pitch.md``; the added house rules: ``docs/rules/pitch-variants.md``."""
+``docs/rules/pitch.md``; the added house rules: ``docs/rules/pitch-variants.md``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Partnership pitch by Brian Gordon's rules (spec: ``shared/rules/pitch.md``), with a safety valve
+"""Partnership pitch by Brian Gordon's rules (spec: ``docs/rules/pitch.md``), with a safety valve
 so that a game between weak sides ends."""
 
 from __future__ import annotations

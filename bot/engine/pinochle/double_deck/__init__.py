@@ -1,5 +1,5 @@
 """Double-deck partnership pinochle (80 cards) with every house rule of §8 as an option, and presets
-bundling them. Spec: ``shared/rules/double-deck-pinochle.md``; the meld counter is
+bundling them. Spec: ``docs/rules/double-deck-pinochle.md``; the meld counter is
 ``bot.engine.meld`` (types I, II, III).
 
 The package: ``game`` (class ``DoubleDeck``), ``options`` (the house rules as options) and

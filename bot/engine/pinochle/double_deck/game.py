@@ -1,5 +1,5 @@
 """Double-deck partnership pinochle (80 cards): the game, with every house rule of §8 read from its
-options (``double_deck.options``). Spec: ``shared/rules/double-deck-pinochle.md``; the meld counter
+options (``double_deck.options``). Spec: ``docs/rules/double-deck-pinochle.md``; the meld counter
 is ``bot.engine.meld`` (types I, II, III)."""
 
 from __future__ import annotations
