@@ -1,5 +1,4 @@
-"""The ``hard`` computer level for every game family: determinized search (``HardPlayer``) and the
-advice behind ``/hint`` (``HardPlayer.advise``)."""
+"""The ``hard`` computer level for every game family (``HardPlayer``), and the advice behind ``/hint``."""
 
 from collections.abc import Callable
 
@@ -17,8 +16,7 @@ def _factory(family: str) -> Callable[[int | None], HardPlayer]:
 
 
 def register() -> None:
-    """Add ``hard`` to every family's levels (called by ``bot.ai`` after the basic levels, so that
-    the levels stay listed weakest first)."""
+    """Add ``hard`` to every family's levels (after the basic ones: levels are listed weakest first)."""
     for family in FAMILIES:
         register_level(family, "hard", _factory(family))
 

@@ -1,11 +1,7 @@
-"""Double-deck auction worlds fitted to the calls by swapping cards.
-
-A double-deck bid stands for a lot of meld (a partner's jump to 85 means some 45 meld), and sampled
-hands almost never hold it: of ``inference.TRIES`` fresh worlds none fits, and the seat's partner
-is imagined far weaker than its bids said (checked against the true deals: the seat's contract was
-valued 5 points and 15% of makes too low when its partner had bid). During the auction nothing of
-the other hands has been seen, so any card of one of them may change places with any card of
-another: a short local search moves cards until the hands' worths fit the calls."""
+"""Double-deck auction worlds fitted to the calls by swapping cards: sampled hands almost never hold
+the meld a bid stands for (bench/records/experiments.md#fitting), and during the auction nothing of
+the other hands has been seen, so a short local search swaps cards between them until their worths
+fit the calls."""
 
 from __future__ import annotations
 
@@ -22,8 +18,7 @@ SWAPS = 160
 
 
 def can_swap(world: Game) -> bool:
-    """Whether ``world``'s hidden hands may be rearranged freely: a double-deck auction in which no
-    meld was told (nothing else of a hand is shown before the auction ends)."""
+    """Whether ``world``'s hidden hands may be rearranged freely: a double-deck auction with no meld told."""
     return (
         isinstance(world, DoubleDeck) and world.phase is Phase.BIDDING and all(t is None for t in world.told)
     )
@@ -36,9 +31,8 @@ def swap_to_fit(
     worth: Callable[[list[Card]], float],
     rng: random.Random,
 ) -> float:
-    """Swap cards between the hands ``seat`` cannot see (``world`` changed in place; ``can_swap``
-    must hold) while that brings their worths closer to ``bounds`` (seat -> (low, high)); returns
-    the miss left."""
+    """Swap cards between the hands ``seat`` cannot see (``world`` changed in place; ``can_swap`` must
+    hold) while their worths come closer to ``bounds`` (seat -> (low, high)); returns the miss left."""
     assert isinstance(world, DoubleDeck)
     hands = world.hands
     others = [s for s in range(len(hands)) if s != seat]

@@ -1,12 +1,7 @@
 """Pitch card play: a sampled world's hands moved, card by card, toward explaining the plays made.
-
-Of ``inference.TRIES`` fresh worlds only about four in ten explain every play the other seats made
-(``reading.pitch_misreads``), though with the true deal all of ``basic``'s plays are explained.
-Most unseen cards of a pitch deal lie undealt, so a hand that played otherwise than its holder
-would have is usually one card away from a hand that explains it: this local search swaps a card of
-such a hand with an unseen card elsewhere (another hidden hand, or the undealt cards) and keeps the
-swap when the hands explain the plays (and fit the calls) no worse than before.
-"""
+Few fresh worlds explain every play (bench/records/experiments.md#pitch-fit), but most unseen cards lie
+undealt, so a hand that played otherwise than its holder would have is usually one swap away from
+one that explains it: swaps are kept while the hands explain the plays (and fit the calls) no worse."""
 
 from __future__ import annotations
 
@@ -31,10 +26,8 @@ def fit_plays(
     *,
     swaps: int = SWAPS,
 ) -> float:
-    """Swap unseen cards in ``world`` (changed in place) while the other seats' hands explain their
-    plays no worse (``misread`` a play not explained, plus ``miss_of_hand(seat, hand)`` for the
-    calls); returns what is left unexplained. Only worlds with no discards or keep-list (the
-    plain deal, where every unseen card is in a hand or undealt) are changed: for any other, -1."""
+    """Swap unseen cards in ``world`` while its hands explain the plays (``misread`` each not) and fit the
+    calls (``miss_of_hand``) no worse; what is left unexplained (-1: discards or a keep-list, left alone)."""
     hands = world.hands
     others = [s for s in range(world.players) if s != seat and hands[s]]
     if getattr(world, "kept", None) or any(getattr(world, "discards", None) or ()):

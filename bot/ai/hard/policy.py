@@ -1,20 +1,8 @@
-"""The fast policy that plays out sampled worlds: ``basic``'s card play without views.
-
-In a sampled world every hand is a guess, so the policy reads the world's state directly (hands,
-the trick, trump) instead of building a view per card: a rollout costs the engine's steps and little
-more. Pinochle card play is this module's own (the same ideas as ``basic``: win cheaply when safe,
-give a partner's safe trick the counters, never throw a point card onto the other side's trick, lead
-sure winners and draw trumps, and keep the high trumps as ``basic`` does since a2a7959: the lowest
-trump when made to trump a partner's sure trick or when trumping last, and a low trump led from
-``LOW_TRUMP_LEAD`` with no sure winner). Those three rules, added here after ``basic`` took them,
-measured level in pinochle-4 (``hard`` against today's ``basic``, 200 pairs, seed 1, a 3.5 s budget
-on a machine about 3.5 times slower than the one the 1 s budget was set on): 85.8% -> 87.5% of pairs,
-+0.1 a deal [-3.4, +3.5], 47 pairs changed, 26 its way; kept so that the seats a rollout models play
-as ``basic`` now does. Double-deck's and pitch's card play are ``basic``'s own
-(``bot.ai.double_deck.play_from``, ``bot.ai.pitch.play_card``), fed from the world. Every other
-decision (the auction, trump, passing, burying, meld) is rare in a deal and goes to the family's
-``basic`` player with a view.
-"""
+"""The fast policy that plays out sampled worlds: ``basic``'s card play without views, reading the
+world's state directly (hands, trick, trump), so a rollout costs the engine's steps and little more.
+Pinochle card play is this module's own on ``basic``'s ideas, keeping its high trumps as ``basic``
+does (bench/records/experiments.md#rollout-high-trumps); double-deck's and pitch's are ``basic``'s
+own. Every other decision (auction, trump, passing, burying, meld) goes to ``basic`` with a view."""
 
 from __future__ import annotations
 
@@ -44,11 +32,8 @@ _PLAY_PHASE = Phase.PLAY
 _PLAYOFF = Phase.PLAYOFF
 _MELD_PHASE = Phase.MELD
 _TEN = Card(Suit.SPADES, Rank.TEN)
-"""The card whose counter value sets the scale of the pinochle card play below (ten points). When
-double-deck's rollouts played it, reckoned in pinochle's points they took a trick with a sure winner
-only when it held four counters; at double-deck's scale (one a counter) ``hard``'s card play won
-66.6% of 160 pairs against ``basic``'s (both bidding as ``basic``, seeds 2 and 5) instead of 54.7%.
-Double-deck now plays ``basic``'s own card play (``DoubleDeckPlay``)."""
+"""The card whose counter value sets the scale of the pinochle card play below (ten points; one a
+counter in double-deck, whose rollouts once played it: bench/records/experiments.md#ten)."""
 
 
 class RolloutPolicy:
@@ -101,28 +86,9 @@ def card_play_for(world: Game) -> CardPlay:
 
 
 class DoubleDeckPlay:
-    """``basic``'s double-deck card play (``double_deck.play_from``), from what the seat to play
-    could know in a world: its hand, the cards still out (not who holds them) and what the tricks
-    played showed (voids, cards a seat could not head with). What the finished tricks showed is
-    kept from one call to the next on the same world (a rollout reads them 80 times).
-
-    So the rollouts play the other seats as ``basic`` plays them (the true deal explains every play
-    of four ``basic`` seats; this module's pinochle card play left 5.5 plays a deal unexplained). A
-    rollout costs about twice as much (2.0 ms instead of 1.1 from the first trick), so the first
-    decisions of a deal sample fewer worlds within the budget. Same 100 pairs, against the same code
-    with this module's pinochle card play: seed 1, 68.0% -> 71.0% of pairs, +0.5 a deal [-5.7, +6.7]
-    (17 of the 30 pairs whose result changed went its way); seed 2, 64.0% -> 67.5%, +2.5 [-1.9, +6.9]
-    (14 of 24); seed 3, 68.0% -> 64.5%, +2.9 [-1.9, +7.8] (12 of 28). All 300: 66.7% -> 67.7% of
-    pairs, +2.0 a deal [-1.0, +5.0]: within the noise, but the margin rose with every seed. CPU p99
-    0.57 -> 0.96 s a decision (the budget's clock ends the early searches). Over 500 pairs (seed 1,
-    two jobs): 69.1% [64.9, 73.0] of pairs, +11.7 a deal [+9.1, +14.4], CPU p99 0.90 s, at most 0.97.
-    Seeing every card in card play with these rollouts (``bench.oracle``'s ``hard-sees-all-play``)
-    won 81.0% of the seed-1 pairs, so the hidden cards cost about ten points of it. Reading the
-    play with this model (``pinochle_misreads``' way, best of 3 worlds, every trick read: the true
-    deal leaves 0 plays unexplained, sampled worlds 3.5) measured worse, seed 1: 71.0% -> 70.5%,
-    -3.5 a deal [-7.2, +0.2] (10 of 22 its way). Nor did judging a card by the world's hands
-    (``double_deck.could_beat`` answered from who holds what, the double-dummy way; see
-    ``pinochle_play``), same 100 pairs (seed 1): 70.0% -> 64.5%, +0.03 a deal [-4.74, +4.80] (10 of 28)."""
+    """``basic``'s double-deck card play (``double_deck.play_from``) from what the seat could know in a
+    world: its hand, the cards still out, the voids and ceilings the tricks showed (kept between calls
+    on one world). Double-deck: 69.1% of 500 pairs (bench/records/experiments.md#double-deck-play)."""
 
     def __init__(self) -> None:
         # (the world's list of tricks, how many of them were read, the voids and ceilings they
@@ -180,21 +146,15 @@ def _pitch_play_known(world: PitchBase, seat: int, legal: list[Action]) -> Actio
 
 # ----- pinochle -----------------------------------------------------------------------------------
 COVERING = frozenset({"pinochle-4", "pinochle-4-auction"})
-"""Variants whose rollouts cover a partner's trick an opponent could still take. Three-hand's two
-defenders, who both play for the set, measured no better played as partners in the rollouts (a
-defender's trick given counters and covered against the bidder), same 200 pairs (seed 1): in every
-decision, 68.2% -> 63.5% of pairs, -0.40 chips a deal [-0.89, +0.09] (the auction valued the seat's
-own contracts lower: 617 taken instead of 648); in a defender's card play only, 68.0%, -0.04
-[-0.43, +0.36] (4 pairs changed). ``basic``'s defenders do not play as partners either."""
+"""Variants whose rollouts cover a partner's trick an opponent could still take, as ``basic`` does
+(three-hand's defenders measured no better so: bench/records/experiments.md#covering)."""
 TRUMP_DRAW = (3, 5)
-"""Trumps a hand leads a sure trump with at least, on the bidding side and on the other (``basic``'s
-rules)."""
+"""Trumps a hand leads a sure trump with at least, on the bidding side and on the other (``basic``'s rule)."""
 
 
 class TrickState(Protocol):
-    """What the fast pinochle card play reads of a world: a ``PinochleGame``, or a stand-in for one
-    as it stood before a play made earlier (``reading``). A ``bidder`` is read too where there is
-    one (``getattr``: two-hand has none), so a stand-in carries it."""
+    """What the fast pinochle card play reads of a world: a ``PinochleGame``, or a stand-in for one as
+    it stood before an earlier play (``reading``), with its ``bidder`` where there is one."""
 
     @property
     def trick(self) -> Sequence[tuple[int, Card]]: ...
@@ -227,8 +187,7 @@ def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
 
 
 def _out(world: TrickState, seat: int, index: int) -> tuple[int, int]:
-    """The strength of the highest card of suit ``index`` the other seats hold together, and how
-    many they hold (what ``seat`` knows is out, not who holds it)."""
+    """The top strength of suit ``index`` among the other seats' cards, and how many they hold together."""
     by_suit = world.by_suit
     top = count = 0
     for base in range(index, len(by_suit), 4):
@@ -258,17 +217,8 @@ def _tops(world: TrickState, seat: int) -> list[int]:
 
 
 def pinochle_play(world: PinochleGame, seat: int, legal: list[Action]) -> Action:
-    """Trick play under the strict or crawl rules, from what ``seat`` could know: its hand, the
-    cards played, and which cards are still out (not who holds them).
-
-    Rollouts that judge a card by the world's hands instead (a card is sure when no opponent still
-    to play holds a higher one of the suit or, void in it, a trump that beats it: the double-dummy
-    way of classic determinized search) measured no better, same deals against the same code
-    without: partnership auction, 160 pairs (seed 1), 85.0% -> 84.1% of pairs, -3.3 a deal [-20.7,
-    +14.1] (of the 32 pairs whose result changed, 15 went its way), CPU p99 0.68 -> 0.87 s (run
-    beside another duel, so the rise is partly the machine's); three-hand, 200 pairs (seed 1),
-    68.2% -> 66.8%, +0.20 chips a deal [-0.32, +0.72] (10 of 25). Double-deck's, the same way:
-    ``DoubleDeckPlay``."""
+    """Trick play under the strict or crawl rules from what ``seat`` could know (its hand, the cards
+    played, which cards are still out), not the world's hands (bench/records/experiments.md#pinochle-play)."""
     return _action(legal, pinochle_card(world, seat, [action.cards[0] for action in legal]))
 
 

@@ -1,15 +1,9 @@
 """Inference from the play: how well a sampled world explains the cards the other seats played.
 
-A world from ``Game.sample_world`` fits every hard fact seen (voids, cards played) but not the
-choices behind the plays: a seat that ducked a trick it could have taken with a trump it "holds" in
-the world probably holds no such trump. ``pitch_misreads`` replays the deal's plays in a pitch world
-and counts those the other seats would not have made as ``basic`` plays, with the hands the world
-gives them; ``pinochle_misreads`` does the same in pinochle with the fast policy's card play (the
-ideas of ``basic``, and cheap enough to read every play of a deal in every world tried). Of a few
-sampled worlds, search keeps the one with the fewest (``inference``). The model is only a model: a
-world with misreads is still used when no better one turns up, so a player who plays otherwise is
-never ruled out.
-"""
+A sampled world fits every fact seen but not the choices behind the plays (a seat that ducked a
+trick it could have trumped probably holds no trump). ``pitch_misreads`` and ``pinochle_misreads``
+count the plays the other seats would not have made with the world's hands as ``basic`` (pinochle:
+the fast policy) plays; search keeps the world with the fewest, so no player is ever ruled out."""
 
 from __future__ import annotations
 
@@ -25,10 +19,8 @@ from bot.engine.tricks import trick_winner
 
 
 def pitch_misreads(world: PitchBase, seat: int, limit: int, only: int | None = None) -> int:
-    """How many plays of the deal so far by seats other than ``seat`` (by ``only`` alone, when
-    given) differ from ``basic``'s play with the hand ``world`` gives that seat at the time
-    (counting stops at ``limit``). The pitch (the deal's first lead, which names trump) and plays
-    with no choice are not counted."""
+    """How many plays by seats other than ``seat`` (``only``, if given) differ from ``basic``'s with the
+    hand ``world`` gives that seat then (up to ``limit``; not the pitch, nor plays with no choice)."""
     if world.trumps is None or limit <= 0:
         return 0
     tricks = [plays for plays, _ in world.tricks]
@@ -77,11 +69,8 @@ class Moment:
 
 
 def pinochle_misreads(world: PinochleGame, seat: int, limit: int, window: int) -> int:
-    """``pitch_misreads`` for pinochle's trick play, with the fast policy's card play
-    (``policy.pinochle_card``, ``basic``'s ideas) as the model: how many plays of the last
-    ``window`` tricks of the deal (the one under way counted) by seats other than ``seat`` differ
-    from the model's with the hands ``world`` gives them then (counting stops at ``limit``). Plays
-    with no choice are not counted."""
+    """``pitch_misreads`` for pinochle's trick play, the fast policy's card play as the model, over the
+    last ``window`` tricks (the one under way counted)."""
     if limit <= 0 or window <= 0:
         return 0
     tricks = [plays for plays, _ in world.tricks]

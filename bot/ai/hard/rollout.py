@@ -1,8 +1,5 @@
-"""Playing a sampled world to the end of its deal, and what the deal was worth to a side.
-
-A world is an independent copy of the game (``Game.sample_world``) in which the hidden cards have
-been re-dealt, so a policy may read its state freely: every seat's hand is a guess, not a secret.
-"""
+"""Playing a sampled world to the end of its deal, and what the deal was worth to a side. A world is
+an independent copy of the game with the hidden cards re-dealt, so a policy may read it freely."""
 
 from __future__ import annotations
 
@@ -25,9 +22,8 @@ class DealResult:
     deal ended without one, e.g. a declare-out) and the game's winning sides if it ended."""
 
     changes: tuple[float, ...]
-    """Each side's score change, with the rounding of counters undone (so that ten counters more
-    always count, not only when they cross a rounding step) and, in pitch, a hair for the Game
-    point's card values (so that a side short of the point still prefers to be closer)."""
+    """Each side's score change, with the rounding of counters undone and, in pitch, a hair for the
+    Game point's card values (so that more counters, or being closer to Game, always count)."""
     summary: dict[str, Any] | None
     winners: tuple[int, ...] | None
     first_trick: int | None = None
@@ -37,10 +33,9 @@ class DealResult:
 def play_out(
     world: Game, policy: Policy, deal: int | None = None, before: Sequence[int] | None = None
 ) -> DealResult:
-    """Play ``world`` (changed in place) until its current deal is scored or the game ends: the
-    trick under way step by step (to see who takes it), the rest by ``Game.rollout``. ``deal`` and
-    ``before`` (the deal number and scores before the action just applied; by default now): an
-    action that ended the deal itself (a concession, a throw-in) is scored, not the next deal."""
+    """Play ``world`` (changed in place) until its deal is scored or the game ends: the trick under way
+    step by step (to see who takes it), the rest by ``Game.rollout``. ``deal`` and ``before``: the deal
+    number and scores before the action just applied (so an action that ended the deal is scored)."""
     deal = world.deal_no if deal is None else deal
     before = list(world.scores if before is None else before)
     first_trick: int | None = None
@@ -67,14 +62,12 @@ def play_out(
 
 
 GAME_VALUE_WEIGHT = 0.01
-"""What one card value toward pitch's Game point is worth beside the points of a deal. Measured
-both ways in 4-player pitch, same 200 pairs (seed 1), against 67.2% of pairs: 0.03, 64.2% (-0.02 a
-deal [-0.09, +0.05], 13 pairs better and 21 worse); none, 66.0% (+0.01 [-0.04, +0.06], 9 and 14)."""
+"""What one card value toward pitch's Game point is worth beside a deal's points. 4-player pitch:
+67.2% of 200 pairs against ``basic`` (bench/records/experiments.md#game-value-weight)."""
 
 
 CHIP_COUNTER_WEIGHT = 0.02
-"""Three-hand: what one counter taken is worth beside the chips of a deal (a contract band is 3 a
-seat at least)."""
+"""Three-hand: what one counter taken is worth beside the chips of a deal (a band is 3 a seat at least)."""
 
 
 def smoothed(summary: dict[str, Any], side_of: Sequence[int]) -> tuple[float, ...]:

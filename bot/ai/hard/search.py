@@ -1,9 +1,6 @@
-"""Determinized search: each candidate action is tried in the same sampled worlds and played out to
-the end of the deal with the fast policy; the candidate with the best mean deal margin wins.
-
-The clock is asked between rollouts and sampled worlds (``Clock``), so a decision ends within its
-budget; caps on worlds and rollouts keep typical decisions far quicker.
-"""
+"""Determinized search: each candidate is tried in the same sampled worlds, played out to the end of
+the deal with the fast policy; the best mean deal margin wins. The clock (``Clock``) is asked
+between rollouts and worlds, so a decision ends within its budget."""
 
 from __future__ import annotations
 
@@ -22,9 +19,8 @@ MIN_WORLDS = 4
 
 
 class Clock:
-    """A decision's deadline. ``expired`` is asked between steps of the search (a rollout, a
-    sampled world); it answers yes once the longest step seen so far might not fit before the
-    budget runs out, so a loaded machine (slower steps) stops the search earlier."""
+    """A decision's deadline: ``expired`` answers yes once the longest step of the search seen so far
+    might not fit before the budget runs out (a loaded machine stops earlier)."""
 
     def __init__(self, budget: float) -> None:
         self.start = self.last = time.perf_counter()
@@ -76,8 +72,7 @@ class Tally:
 
 
 class Evaluator:
-    """Scores a played-out deal for one seat: its side's deal margin, plus a bonus or penalty of
-    ``win_value`` when the deal ends the game."""
+    """A played-out deal's value for one seat: its side's deal margin, ± ``win_value`` if the game ends."""
 
     def __init__(self, game: Game, seat: int, win_value: float) -> None:
         self.side = game.side_of[seat]
@@ -103,12 +98,10 @@ def evaluate(
     rollouts: int | None = None,
     keep: Action | None = None,
 ) -> list[Tally]:
-    """Try every candidate in up to ``worlds`` sampled worlds (the same worlds for each, so their
-    differences are not noise of the sampling) until the clock runs out; a candidate clearly worse
-    than the leader in the worlds so far is dropped (``prune``), and the search stops when one is
-    left. With ``rollouts``, the search also stops before a world would take it past that many
-    rollouts in all: the rollouts a dropped candidate no longer takes go to the others. ``keep`` is
-    never dropped (a move the caller will weigh against the best over all the worlds)."""
+    """Try every candidate in up to ``worlds`` sampled worlds (the same for each) until the clock runs
+    out, dropping those clearly worse than the leader (``prune``; never ``keep``) and stopping when one
+    is left; with ``rollouts``, also before a world would pass that many rollouts in all (a dropped
+    candidate's share goes to the others)."""
     tallies = [Tally(action) for action in candidates]
     active = tallies[:]
     spent = 0
@@ -135,23 +128,15 @@ def evaluate(
 
 
 PRUNE_AFTER = 4
-"""Worlds every candidate is tried in before any is dropped. Pitch's calls (where one candidate often
-stood alone after 4 to 10 worlds) did no better after 32, same 200 pairs (seed 1): 4-player pitch
-67.2% -> 66.2% of pairs, partnership pitch 66.5% -> 66.5%. Nor did the partnership auction after 16
-(every decision), same 160 pairs (seed 1): 85.0% -> 85.6% of pairs, +2.1 a deal [-4.5, +8.7] (10
-pairs changed, 6 its way), CPU p99 0.68 -> 0.69 s; seed 2, 87.2% -> 85.6%, +6.5 a deal [-1.0, +14.1]
-(16 changed, 7 its way), CPU p99 0.70 s either way: fewer pairs for more points, within the noise,
-so not taken."""
+"""Worlds every candidate is tried in before any is dropped. 4-player pitch: 67.2% of 200 pairs
+against ``basic`` (bench/records/experiments.md#prune-after)."""
 PRUNE_Z = 2.5
-"""How many standard errors below the leader (paired, world by world) drops a candidate. Double-deck
-(its rollouts playing ``basic``'s card play, the clock ending the early searches), same 100 pairs:
-2.0, seed 1, 70.0% -> 68.0% of pairs, -2.0 a deal [-4.4, +0.3]; 3.0, seed 1, 70.0% -> 73.0%, +1.1
-[-0.4, +2.7], and seed 2, 67.5% -> 63.5%, -1.7 [-4.0, +0.5]: within the noise either way."""
+"""How many standard errors below the leader (paired, world by world) drops a candidate. Double-deck:
+70.0% of 100 pairs against ``basic`` (bench/records/experiments.md#prune-z)."""
 
 
 def prune(active: list[Tally], keep: Action | None = None) -> list[Tally]:
-    """``active`` without the candidates clearly worse than the leader over the same worlds (but
-    ``keep``)."""
+    """``active`` without the candidates clearly worse than the leader over the same worlds (but ``keep``)."""
     counts = min(t.count for t in active)
     leader = max(active, key=lambda t: sum(t.outcomes[:counts]))
     kept = []
@@ -185,8 +170,7 @@ class Context:
     rollouts: int
     """Rollouts per decision at most."""
     spread: bool = False
-    """Whether the rollouts of candidates dropped early go to the others (up to ``samples`` worlds
-    each) instead of every candidate's share being fixed at the start (``worlds_for``)."""
+    """Whether dropped candidates' rollouts go to the others (up to ``samples`` worlds each)."""
 
     @property
     def side(self) -> int:
@@ -203,8 +187,7 @@ class Context:
         policy: Policy | None = None,
         keep: Action | None = None,
     ) -> list[Tally]:
-        """Every candidate tried in the same sampled worlds (played out by ``policy``, by default
-        the fast policy); ``keep`` is never dropped."""
+        """Every candidate tried in the same sampled worlds (``keep`` is never dropped)."""
         spread = worlds is None and self.spread
         return evaluate(
             self.game,
@@ -225,6 +208,5 @@ class Context:
 
 
 def best(tallies: list[Tally]) -> Tally:
-    """The candidate with the best mean among those not dropped (the first listed of equals, so
-    ties are deterministic)."""
+    """The candidate with the best mean among those not dropped (the first listed of equals)."""
     return max((t for t in tallies if not t.pruned), key=lambda tally: tally.mean)

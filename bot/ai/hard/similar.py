@@ -1,5 +1,4 @@
-"""Cards that play alike: a seat holding touching cards of a suit (nothing unseen between them)
-that count the same need try only one of them."""
+"""Cards that play alike: of touching cards of a suit that count the same, a seat need try only one."""
 
 from __future__ import annotations
 

@@ -1,21 +1,12 @@
 """An exact solver for pinochle trick play when every hand is known (double dummy).
 
-Alpha-beta minimax over the tricks left, with a transposition table keyed on the hands left, the
-seat to play and the trick so far, the table's best card tried first, and equivalent cards played
-once (identical copies, and touching ranks of one suit worth the same counters when no card held by
-another seat or lying in the trick ranks between them or is a copy of either: led first, a queen
-holds against another queen and a jack does not).
-
-The follow rules are the engine's strict ones (``PinochleGame.strict_playable``): follow suit; on
-a trump lead beat the best trump when able; void in the led suit, trump when able (no duty to
-over-trump a plain trick already trumped); else anything. With ``crawl`` (double-deck's rules,
-``DoubleDeck.crawl_playable``), a card followed to a trick not trumped beats its best when able, and
-a trump played to a trick already trumped over-trumps when able. A tie goes to the card played first.
-
-A position's value is what the counters of the tricks still to be taken (the current one included,
-and the last-trick bonus) give the mover's side minus what they give the other side. Cards are small
-ints: ``suit index * 8 + strength - 1`` (A highest), so within a suit a larger int is a higher card.
-"""
+Alpha-beta minimax over the tricks left, with a transposition table keyed on the position (its best
+card tried first), and equivalent cards played once (copies, and touching ranks of a suit worth the
+same counters when no card of another seat or of the trick ranks between them or copies either).
+The follow rules are the engine's strict ones (``PinochleGame.strict_playable``) or, with
+``crawl``, double-deck's (``DoubleDeck.crawl_playable``); a tie goes to the card played first. A
+position's value is the counters still to be taken (the last-trick bonus too) for the mover's side
+less the other side's. Cards are ints ``suit index * 8 + strength - 1``: in a suit, larger is higher."""
 
 from __future__ import annotations
 
@@ -127,9 +118,8 @@ class Solver:
     def collapse(
         self, cards: list[int], seat: int, hands: list[tuple[int, ...]], trick: list[tuple[int, int]]
     ) -> list[int]:
-        """``cards`` (distinct, high to low) without those equivalent to a higher one kept: same
-        suit and counter value, and no card of another seat or of the trick ranking between them or
-        the same as either."""
+        """``cards`` (distinct, high to low) without those equivalent to a higher one kept (same suit and
+        counters, no card of another seat or of the trick between them or the same as either)."""
         if len(cards) < 2:
             return cards
         blockers = {c for s, hand in enumerate(hands) if s != seat for c in hand}
@@ -151,9 +141,8 @@ class Solver:
     def best_line(
         self, hands: Sequence[Sequence[Card]], trick: Sequence[tuple[int, Card]], to_play: int
     ) -> list[Card]:
-        """Every card still to be played from a position (hands, the trick so far, the seat to
-        play), in order, each seat playing a best card: the rollout of a world played perfectly.
-        The table is kept: positions already searched are not searched again."""
+        """Every card still to be played from a position, each seat playing a best card (a world played
+        perfectly); the table is kept, so positions already searched are not searched again."""
         players = self.players = len(hands)
         left, played = _encoded(hands, trick)
         value_of = self.value_of
@@ -296,8 +285,7 @@ class Solver:
         seat: int,
         hint: int,
     ) -> list[int]:
-        """Likely best first: the table's card, then (following) cheap winners before the rest,
-        or (leading) high cards first."""
+        """Likely best first: the table's card, then cheap winners (following) or high cards (leading)."""
         if trick:
             value_of = self.value_of
             partner_wins = self.side_of[self.winner_of(trick, win)] == self.side_of[seat]
@@ -380,9 +368,8 @@ SOLVE_SHARE = 0.5
 
 
 def known_world(game: Game, seat: int, rng: random.Random, tries: int = 2) -> Game | None:
-    """A world of ``game`` as ``seat`` sees it when every hand in it is known to the seat (two-hand
-    pinochle's playoff: the seat's own hand, the cards played and the stock's end tell the other
-    hand), else None. Checked, not assumed: worlds sampled with different draws must agree."""
+    """A world of ``game`` when every hand in it is known to ``seat`` (two-hand's playoff), else None;
+    checked, not assumed: worlds sampled with different draws must agree."""
     if game.name != "pinochle-2" or getattr(game, "phase", None) is not Phase.PLAYOFF:
         return None
     world = game.sample_world(seat, rng)
@@ -395,15 +382,13 @@ def known_world(game: Game, seat: int, rng: random.Random, tries: int = 2) -> Ga
 
 
 SOLVE_CARDS = 21
-"""Cards left in the hands at most for an exact solve: from the second trick's second card (solves
-of the full twelve tricks take up to 3 s of CPU in pure Python; from here p99 is well under the
-budget). Before that the sampled search plays."""
+"""Cards left in the hands at most for an exact solve: from the second trick's second card (all
+twelve tricks take seconds: bench/records/experiments.md#solve-cards); before, the sampled search plays."""
 
 
 @dataclass
 class SolveCache:
-    """A seat's transposition table kept between its decisions of one deal's playoff (the positions
-    after its move were mostly searched already)."""
+    """A seat's transposition table kept between its decisions in one deal's playoff."""
 
     key: tuple[object, ...] = ()
     cards: int = 0
@@ -412,8 +397,7 @@ class SolveCache:
     def for_position(
         self, key: tuple[object, ...], cards: int
     ) -> dict[tuple[object, ...], tuple[int, int, int]]:
-        """The table for a position with ``cards`` left (a fresh one for another deal: more cards,
-        or another trump or count)."""
+        """The table for a position with ``cards`` left (a fresh one for another deal, trump or count)."""
         if key != self.key or cards >= self.cards:
             self.table = {}
             self.key = key
@@ -424,14 +408,10 @@ class SolveCache:
 def solve_known(
     game: Game, seat: int, rng: random.Random, deadline: float, cache: SolveCache | None = None
 ) -> Solution | None:
-    """The exact best card for ``seat`` when every hand is known (``known_world``) and few enough
-    cards are left (``SOLVE_CARDS``), or None when not or when the solve would end after
-    ``deadline`` (``time.perf_counter`` seconds).
-
-    Counters are what is left to decide in a two-hand playoff: meld was scored as it was laid, and
-    the deal adds each side's counters rounded to tens. All counters are taken by someone, so the
-    seat's deal margin (and whether the game is won) never falls as its side's raw counters rise:
-    a card best for the raw counters is best for the score too."""
+    """The exact best card for ``seat`` when every hand is known (``known_world``) and at most
+    ``SOLVE_CARDS`` are left, else None (also when the solve would end after ``deadline``). Counters
+    are all a two-hand playoff has left to decide (meld was scored as laid), and the deal margin never
+    falls as the side's raw counters rise: the best card for the raw counters is best for the score."""
     world = known_world(game, seat, rng)
     if world is None:
         return None

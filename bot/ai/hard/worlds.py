@@ -8,6 +8,5 @@ from bot.engine import Game
 
 
 def sample_world(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of ``game`` with every card ``seat`` cannot see re-dealt consistently with all it has
-    seen (``Game.sample_world``: voids, meld shown, passed cards, the widow until shown, …)."""
+    """A copy of ``game`` with every card ``seat`` cannot see re-dealt consistently with all it has seen."""
     return game.sample_world(seat, rng)
