@@ -33,25 +33,20 @@ FULL: Counter[Card] = Counter({Card(suit, rank): 4 for suit in Suit for rank in 
 PARTNER_MELD = 17
 PASS_GAIN = 4.3
 # With the Toby Thomas meld table a card passed is worth more: the bidder's side gained 7.3 meld a
-# card from the pass over 295 deals (3.9 in double-deck-pass), and with 4.3 basic took 303 of 800
-# Toby Thomas contracts against the frozen basic's 497 and lost 3.8 a deal to it.
+# card from the pass over 295 deals (bench/records/experiments.md#toby-thomas-pass-gain).
 TOBY_THOMAS_PASS_GAIN = 7.3
 SPREAD = 14
 PASS_SPREAD = 6
 BID_MARGIN = 0.75
 """The bid limit is the expected take less this many of its spreads without a pass (``SPREAD``), and
-``PASS_BID_MARGIN`` of the spread a pass adds. With this card play, against this player as it was at
-f360151 (0.25 for both spreads), same 4,000 double-deck pairs (seed 1): 0.25 +1.9 a deal, 0.5 +5.3,
-0.75 +7.8 (59.3% of pairs), 1.0 +8.3 (57.5%); head to head, 0.75 beat 0.5 by +2.4 a deal, and 1.0
-lost pairs to 0.75 (48.3%). The pass's spread charged at 0.75 too lost 4.3 a deal against it in
-double-deck-pass and 8.9 in Jim Davis's (2,000 pairs); at 0.25 they are +3.3 and +1.6."""
+``PASS_BID_MARGIN`` of the spread a pass adds. 59.3% of 4,000 pairs against this player with 0.25
+for both (bench/records/experiments.md#bid-margin)."""
 PASS_BID_MARGIN = 0.25
 JUMP_SHARE = 0.5  # a competing bid goes this share of the way to the limit
 DRAW_TRUMPS = 4
 """Trumps the bidding side leads trump with while the opponents may hold some: the top one when it is
-the highest left, else a low one they must head (it was 5, and a low one only from 9). Against the
-player at f360151, same 4,000 pairs (seed 1), all else as there: +1.3 a deal; 3 +1.4, 5 +1.1, 7
-+0.2; the defenders doing it too from 6, -0.2."""
+the highest left, else a low one they must head. +1.3 a deal against this player with its old rule
+(5, and a low one only from 9: bench/records/experiments.md#draw-trumps)."""
 SPADE_QUEEN = Card(Suit.SPADES, Rank.QUEEN)
 DIAMOND_JACK = Card(Suit.DIAMONDS, Rank.JACK)
 
@@ -465,7 +460,7 @@ def play_from(at: AtTable, know: Knowledge, playable: list[Card]) -> Card:
     if sides[win_seat] == mine and not could_beat(win, led, opponents_later, know):
         if led is not trump and all(c.suit is trump for c in playable):
             # Made to trump a trick that is ours anyway: the lowest trump, keeping the high ones to
-            # take tricks of their own (+0.6 a deal against giving a counter, same 4,000 pairs).
+            # take tricks of their own (bench/records/experiments.md#double-deck-lowest-trump).
             return min(playable, key=lambda c: (STRENGTH[c], points(c)))
         # Ours: give a counter (keeping aces and trumps when another card will do).
         return max(

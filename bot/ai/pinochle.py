@@ -33,18 +33,12 @@ AUCTION_SPREAD_WITH_PARTNER = 39
 AUCTION_AVERAGE_HAND = 100
 PARTNER_OVERCALL_MARGIN = 60  # a hand this much above average may overcall its partner
 AUCTION_Z = 0.8
-"""The bid limit is the side's expected take less this many spreads (made about 92% in play among
-four of this player). A made contract scores all it takes whatever the bid, so a surplus costs
-nothing; the limit only decides which auctions are worth winning. Bidding closer to the value
-(0.5, made 89%) lost 4.7 a deal [2.3, 7.0] against each of two opponents, the frozen player of
-issue 15 (``basic-2026-11``) and this player as it was at f360151 (4,000 pairs each, seed 1);
-1.1 did as well as 0.8, 1.4 and 1.8 worse."""
+"""The bid limit is the side's expected take less this many spreads: a made contract scores all it
+takes whatever the bid, so the limit only decides which auctions are worth winning. Made about 92%
+in play among four of this player (bench/records/experiments.md#auction-z)."""
 LOW_TRUMP_LEAD = 4
-"""Trumps held at least for a hand with no sure winner to lead its lowest trump. Against the same
-player leading a plain card there (4,000 pairs, seed 1, both keeping their high trumps as
-``smear`` and the last-seat trump do): +0.4 a deal in pinochle-4 and +0.2 in the partnership
-auction, within the noise (about 0.5 and 1.6); 5 trumps +0.2 and +0.7; 3 (distinct cards) -0.4
-and -0.6."""
+"""Trumps held at least for a hand with no sure winner to lead its lowest trump: +0.4 a deal in
+pinochle-4 against the same player leading a plain card (bench/records/experiments.md#low-trump-lead)."""
 _CARD_CACHE: dict[str, Card] = {}
 
 
@@ -185,7 +179,7 @@ class PinochlePlayer:
 
     def partnership_limit(self, view: dict[str, Any], hand: list[Card], table: MeldTable) -> float:
         """The highest bid worth making for my side: what we expect to make (my meld and tricks, my
-        partner's as its bids show them), less half the spread (measured: made 89% of the time)."""
+        partner's as its bids show them), less ``AUCTION_Z`` spreads."""
         _, meld, tricks = self.best_trump(hand, table, view["players"])
         if table is not FOUR_HAND:  # six and eight players: the old rough count
             partners = len(view["sides"][0])
