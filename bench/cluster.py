@@ -313,6 +313,7 @@ async def run(args: argparse.Namespace) -> None:
                 await bots[role].wait_for_line(rf"connected as .* on shard\(s\) {shards} of 2", 90)
         await bots["standby"].wait_for_line("waiting for shards: every shard has a live process", 60)
         started = time.monotonic()
+        run_wall = [time.time()]
         tables = [asyncio.create_task(bench.table_loop(i, ch)) for i, ch in enumerate(bench.channels)]
         await asyncio.sleep(args.seconds / 3)
         bots["shard0"].proc.send_signal(signal.SIGKILL)
@@ -408,10 +409,16 @@ async def run(args: argparse.Namespace) -> None:
         f"{min(gaps, default=float('nan')):.2f} s; busiest channel "
         f"{max((busiest_window(t) for t in edits.values()), default=0)} edits in 5 s"
     )
+    stored = sum(1 for game in games.values() for _, _, at in game["actions"] if at >= run_wall[0])
+    calls = sum(bench.channel_calls.values())
+    out.append(
+        f"per table and second (for docs/scaling.md): {stored / elapsed / args.tables:.2f} actions stored, "
+        f"{calls / elapsed / args.tables:.2f} REST requests to channels"
+    )
     budget = bench.fake.budget
     assert budget is not None
     out.append(
-        f"REST across the processes: {sum(bench.channel_calls.values())} channel requests; global 429s "
+        f"REST across the processes: {calls} channel requests; global 429s "
         f"{budget.given_global_429}   goal 0  {verdict(budget.given_global_429 == 0)}"
     )
     print("\n".join(out))
