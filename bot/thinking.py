@@ -24,6 +24,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Collection
 from concurrent.futures.process import BrokenProcessPool
@@ -58,6 +59,12 @@ def _worker_start(niceness: int) -> None:
     if niceness:
         with contextlib.suppress(OSError, AttributeError):  # not on every platform; only a preference
             os.nice(niceness)
+    # A stop signal sent to every process (systemd's whole control group, Ctrl-C's process group) is
+    # the parent's to handle: it finishes the search in hand, then ends its workers itself. A worker
+    # that died of it would break the pool under that search.
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(stop, signal.SIG_IGN)
     import bot.ai  # noqa: F401  (registers every level before the first decision)
 
 
