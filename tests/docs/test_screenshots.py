@@ -199,4 +199,4 @@ def test_the_readme_lists_every_screenshot_the_script_makes(made: Made) -> None:
     readme = (MAKE.parents[2] / "README.md").read_text(encoding="utf-8")
     listed = re.findall(r"\(docs/screenshots/([a-z-]+)\.png\)", readme)
     assert sorted(listed) == sorted(made.pages)
-    assert "PYTHONPATH=. python docs/screenshots/make.py" in readme
+    assert "PYTHONPATH=. .venv/bin/python docs/screenshots/make.py" in readme
