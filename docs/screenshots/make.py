@@ -1,6 +1,7 @@
 """Screenshots of Trick Night as a player sees it in Discord, made from the real bot, offline.
 
-    PYTHONPATH=. .venv/bin/python docs/screenshots/make.py [--out DIR] [--html DIR] [--html-only] [--chromium PATH]
+    PYTHONPATH=. .venv/bin/python docs/screenshots/make.py [--out DIR] [--html DIR] [--html-only]
+        [--chromium PATH]
 
 1. **Capture** (``capture_scenes``). The real bot (``TrickNightBot``, its cogs and components) runs
    inside simcord, an offline fake of Discord; people type slash commands, click buttons and choose
