@@ -3,9 +3,9 @@
 English is the source language: every player-facing string is written in English in the code and
 goes through ``_`` (or ``ngettext`` where a number decides its form), with named ``{placeholders}``
 for what varies, so a translation may put them in its own order. The catalogs are gettext ``.po``
-files in ``bot/i18n/locale/<language>/LC_MESSAGES/tricknight.po`` (extracted with Babel, see the
-README), compiled to ``.mo`` when the wheel is built (``hatch_build.py``); a checkout without the
-compiled files compiles them in memory at first use.
+files in ``bot/i18n/locale/<language>/LC_MESSAGES/tricknight-<part>.po`` (one per part of the bot;
+extracted with Babel, see the README), compiled to ``.mo`` when the wheel is built
+(``hatch_build.py``); a checkout without the compiled files compiles them in memory at first use.
 
 Which language a message is built in is the ``language`` in force (a ``ContextVar``, so each
 task has its own): ``with speaking("ja"):`` around what one person sees (their locale, from
@@ -118,18 +118,26 @@ def locale_folder() -> Any:
 
 @functools.cache
 def _catalog(language: str) -> gettext.NullTranslations:
+    """Every catalog of ``language`` as one: ``tricknight*.po`` files (one per part of the bot, so
+    their translators never edit one file at once), compiled ``.mo`` preferred, chained."""
     if language == PSEUDO:
         return _Pseudo()
     if language == SOURCE:
         return gettext.NullTranslations()
     folder = locale_folder() / language / "LC_MESSAGES"
-    compiled = folder / f"{DOMAIN}.mo"
-    if compiled.is_file():
-        return gettext.GNUTranslations(io.BytesIO(compiled.read_bytes()))
-    source = folder / f"{DOMAIN}.po"
-    if not source.is_file():
+    if not folder.is_dir():
         return gettext.NullTranslations()
-    return gettext.GNUTranslations(io.BytesIO(compile_po(source.read_bytes(), language)))
+    sources = sorted((f for f in folder.iterdir() if f.name.endswith(".po")), key=lambda f: f.name)
+    chain: gettext.NullTranslations | None = None
+    for source in sources:
+        compiled = folder / (source.name[:-3] + ".mo")
+        data = compiled.read_bytes() if compiled.is_file() else compile_po(source.read_bytes(), language)
+        part = gettext.GNUTranslations(io.BytesIO(data))
+        if chain is None:
+            chain = part
+        else:
+            chain.add_fallback(part)
+    return chain or gettext.NullTranslations()
 
 
 def compile_po(po: bytes, language: str) -> bytes:
