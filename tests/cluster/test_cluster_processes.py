@@ -1,7 +1,8 @@
 """Bot processes of a cluster on one PostgreSQL database against the sharded wire fake: two
 processes started for one shard never run it both (the second waits, naming the holder, and
 IDENTIFY keeps Discord's pace); a standby takes over the shard of a process killed with SIGKILL,
-resumes its table and answers its clicks."""
+resumes its table and answers its clicks; a rolling restart from one shard to two keeps every
+table, each resumed by the process that now holds its guild."""
 
 from __future__ import annotations
 
@@ -47,6 +48,28 @@ async def answered(fake: FakeCluster, interaction: dict[str, Any], timeout: floa
                 return request.json  # type: ignore[no-any-return]
         await asyncio.sleep(0.05)
     raise AssertionError(f"no answer to {interaction['data']} within {timeout} s")
+
+
+async def followed_up(fake: FakeCluster, interaction: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """The follow-up or edit that completes a deferred answer."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for request in fake.requests:
+            if f"/{interaction['token']}" in request.path and request.path.startswith("/webhooks/"):
+                return request.json  # type: ignore[no-any-return]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no follow-up to {interaction['data']} within {timeout} s")
+
+
+async def posted(fake: FakeCluster, channel: str, text: str, since: int, timeout: float) -> None:
+    """Waits for a message holding ``text`` posted in ``channel`` after request ``since``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for request in fake.requests[since:]:
+            if request.method == "POST" and request.path == f"/channels/{channel}/messages" and text in str(request.json):
+                return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no message with {text!r} in channel {channel} within {timeout} s")
 
 
 async def stop_all(processes: list[BotProcess]) -> None:
@@ -132,5 +155,53 @@ async def test_a_standby_takes_over_the_shard_of_a_killed_process_within_15_seco
         assert not [v for v in fake.violations if "too early" in str(v)]
         await standby.wait_for_line(r"connected as .*: 2 guild\(s\) on shard\(s\) 0 of 2", 10)
         print(f"takeover: the standby answered the killed process's guild {took:.1f} s after the kill")
+    finally:
+        await stop_all(processes)
+
+
+async def test_a_rolling_restart_to_a_new_shard_count_keeps_every_table(
+    fake: FakeCluster, tmp_path: Path, postgres_url: str
+) -> None:
+    old = start(fake, tmp_path, "old", postgres_url, "0", 1)
+    processes = [old]
+    try:
+        await old.wait_for_line(r"connected as .*: 4 guild\(s\) on shard\(s\) 0 of 1", 60)
+        # One table in a guild of each shard of the new count: one of them changes process.
+        guilds = [fake.guilds_of_shard(0, 2)[0], fake.guilds_of_shard(1, 2)[0]]
+        channels = [fake.guilds[guild].channel_ids[0] for guild in guilds]
+        for guild, channel in zip(guilds, channels, strict=True):
+            opened = fake.slash_interaction(
+                "table", [{"type": 1, "name": "new", "options": [{"type": 3, "name": "game", "value": "pitch"}]}],
+                guild_id=guild, channel_id=channel,
+            )  # fmt: skip
+            await fake.dispatch("INTERACTION_CREATE", opened)
+            await answered(fake, opened, 15)
+        for _ in range(100):  # the lobby is stored just after the answer
+            with psycopg.connect(postgres_url) as conn:
+                rows = conn.execute("SELECT id, guild_id, channel_id FROM games ORDER BY id").fetchall()
+            if len(rows) == len(guilds):
+                break
+            await asyncio.sleep(0.1)
+        # (table, guild, the table's channel: the thread /table new opened for it)
+        tables = sorted(((t, str(g), str(c)) for t, g, c in rows), key=lambda table: guilds.index(table[1]))
+        assert [guild for _, guild, _ in tables] == guilds
+        code, _ = await old.stop()  # the rolling restart: the old process goes first
+        assert code == 0, old.output()
+        new = [start(fake, tmp_path, f"new{n}", postgres_url, str(n), 2) for n in (0, 1)]
+        processes += new
+        for n, process in enumerate(new):
+            await process.wait_for_line(rf"connected as .*: 2 guild\(s\) on shard\(s\) {n} of 2", 60)
+            await process.wait_for_line(r"resumed 1 unfinished table", 15)
+        for (table_id, guild, channel), process in zip(tables, new, strict=True):
+            status = fake.slash_interaction("table", [{"type": 1, "name": "status", "options": []}],
+                                            guild_id=guild, channel_id=channel)  # fmt: skip
+            mark = len(fake.requests)
+            await fake.dispatch("INTERACTION_CREATE", status)
+            answer = await answered(fake, status, 15)
+            if answer["type"] == 5:  # deferred: the status follows on the interaction's webhook
+                answer = await followed_up(fake, status, 15)
+            assert answer["content"] == "The table is posted again below.", (answer, process.output())
+            await posted(fake, channel, f"#{table_id}", mark, 15)
+        assert fake.duplicate_sessions == [] and fake.double_answers == []
     finally:
         await stop_all(processes)
