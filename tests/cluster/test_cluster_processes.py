@@ -66,7 +66,8 @@ async def posted(fake: FakeCluster, channel: str, text: str, since: int, timeout
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for request in fake.requests[since:]:
-            if request.method == "POST" and request.path == f"/channels/{channel}/messages" and text in str(request.json):
+            to_channel = request.method == "POST" and request.path == f"/channels/{channel}/messages"
+            if to_channel and text in str(request.json):
                 return
         await asyncio.sleep(0.05)
     raise AssertionError(f"no message with {text!r} in channel {channel} within {timeout} s")
@@ -170,10 +171,9 @@ async def test_a_rolling_restart_to_a_new_shard_count_keeps_every_table(
         guilds = [fake.guilds_of_shard(0, 2)[0], fake.guilds_of_shard(1, 2)[0]]
         channels = [fake.guilds[guild].channel_ids[0] for guild in guilds]
         for guild, channel in zip(guilds, channels, strict=True):
-            opened = fake.slash_interaction(
-                "table", [{"type": 1, "name": "new", "options": [{"type": 3, "name": "game", "value": "pitch"}]}],
-                guild_id=guild, channel_id=channel,
-            )  # fmt: skip
+            pitch = [{"type": 3, "name": "game", "value": "pitch"}]
+            new_table = [{"type": 1, "name": "new", "options": pitch}]
+            opened = fake.slash_interaction("table", new_table, guild_id=guild, channel_id=channel)
             await fake.dispatch("INTERACTION_CREATE", opened)
             await answered(fake, opened, 15)
         for _ in range(100):  # the lobby is stored just after the answer
