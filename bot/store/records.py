@@ -86,6 +86,7 @@ class GuildSettings:
     rate_computer_games: bool = False
     default_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # variant -> options
     table_threads: str = "public"  # where /table new opens a table: THREAD_MODES
+    language: str = ""  # public messages' language: "" = the server's preferred locale, else a code
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (json.dumps-able)."""

@@ -8,6 +8,7 @@ import math
 import time
 from typing import Any
 
+from bot.i18n import LANGUAGES
 from bot.store.database import Database, Row, Tx
 from bot.store.errors import StoreError, StoreRefusal
 from bot.store.records import THREAD_MODES, GuildSettings
@@ -21,6 +22,7 @@ SETTINGS = (
     "rate_computer_games",
     "default_options",
     "table_threads",
+    "language",
 )
 
 
@@ -51,6 +53,12 @@ def _checked(name: str, value: Any) -> Any:
         if value not in THREAD_MODES:
             raise StoreRefusal(f"table_threads is one of {', '.join(THREAD_MODES)}, not {value!r}")
         return value
+    if name == "language":
+        if value != "" and value not in LANGUAGES:
+            raise StoreRefusal(
+                f"the language is one of {', '.join(LANGUAGES)} (or empty: the server's own), not {value!r}"
+            )
+        return value
     raise StoreError(f"there is no guild setting {name!r}; the settings are {', '.join(SETTINGS)}")
 
 
@@ -80,6 +88,7 @@ class GuildSettingsRepo:
             rate_computer_games=bool(row["rate_computer_games"]),
             default_options=json.loads(row["default_options"]),
             table_threads=row["table_threads"],
+            language=row["language"],
         )
 
     async def get(self, guild_id: int) -> GuildSettings:
@@ -95,7 +104,8 @@ class GuildSettingsRepo:
         (``StoreRefusal`` for a bad value).
 
         ``turn_timeout_seconds``: 0 (off) to 86400; ``computer_delay_seconds``: 0 to 30;
-        ``rate_computer_games``: bool; ``table_threads``: one of ``THREAD_MODES``;
+        ``rate_computer_games``: bool; ``table_threads``: one of ``THREAD_MODES``; ``language``: a
+        code of ``bot.i18n.LANGUAGES`` or "" (the server's preferred locale);
         ``default_options``: {variant: {option: value}} (replaces the
         whole mapping; stored as given: the table manager checks it against the variants' rules).
         """
@@ -108,13 +118,13 @@ class GuildSettingsRepo:
                 setattr(settings, name, value)
             tx.run(
                 "INSERT INTO guilds (guild_id, turn_timeout_seconds, computer_delay_seconds,"
-                " rate_computer_games, default_options, table_threads, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " rate_computer_games, default_options, table_threads, language, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_timeout_seconds = excluded.turn_timeout_seconds,"
                 " computer_delay_seconds = excluded.computer_delay_seconds,"
                 " rate_computer_games = excluded.rate_computer_games,"
                 " default_options = excluded.default_options, table_threads = excluded.table_threads,"
-                " updated_at = excluded.updated_at",
+                " language = excluded.language, updated_at = excluded.updated_at",
                 (
                     guild_id,
                     settings.turn_timeout_seconds,
@@ -122,6 +132,7 @@ class GuildSettingsRepo:
                     int(settings.rate_computer_games),
                     dumps(settings.default_options, "default_options"),
                     settings.table_threads,
+                    settings.language,
                     time.time(),
                 ),
             )

@@ -135,7 +135,7 @@ async def _seed(club: Club, big: int) -> None:
     store, manager = club.store, club.manager
     await manager.update_settings(
         GUILD, computer_delay_seconds=0, turn_timeout_seconds=0, rate_computer_games=True,
-        table_threads="private", default_options={"pitch": {"target": 7}},
+        table_threads="private", language="fr", default_options={"pitch": {"target": 7}},
     )  # fmt: skip
     await manager.update_settings(OTHER_GUILD, computer_delay_seconds=0, turn_timeout_seconds=0)
     await store.leagues.set_timezone(GUILD, "Europe/Berlin")

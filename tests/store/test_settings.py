@@ -15,6 +15,7 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
         assert (settings.turn_timeout_seconds, settings.computer_delay_seconds) == (300, 1.0)
         assert settings.rate_computer_games is False and settings.default_options == {}
         assert settings.table_threads == "public"  # each table in a public thread of its own
+        assert settings.language == ""  # the server's preferred locale
         updated = await store.settings.update(
             9,
             turn_timeout_seconds=0,
@@ -22,6 +23,7 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
             rate_computer_games=True,
             default_options={"pitch": {"smudge": True, "target": 21}},
             table_threads="private",
+            language="ja",
         )
         assert updated.default_options == {"pitch": {"smudge": True, "target": 21}}
         assert updated.computer_delay_seconds == 2.0 and isinstance(updated.computer_delay_seconds, float)
@@ -40,6 +42,9 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
             {"default_options": {"pitch": ["target", 21]}},
             {"table_threads": "forum"},
             {"table_threads": None},
+            {"language": "de"},
+            {"language": "JA"},
+            {"language": None},
         ]
         for change in refused:
             with pytest.raises(StoreRefusal):
@@ -57,6 +62,7 @@ async def test_settings_defaults_updates_and_validation(tmp_path):
             "rate_computer_games": True,
             "default_options": {"pitch": {"smudge": True, "target": 21}},
             "table_threads": "private",
+            "language": "ja",
         }
 
 
